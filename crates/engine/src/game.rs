@@ -1,0 +1,233 @@
+//! [`Game`]: a start position, the moves played, and the end-of-game rules
+//! (no moves, repetition, no progress, ply cap) applied in RULES.md's order.
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::error::MoveError;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Side;
+
+/// Draw-rule parameters of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameConfig {
+    /// Consecutive plies without capture or forward move that end the game in
+    /// a draw; `None` switches the rule off. Default 60.
+    pub no_progress_limit: Option<u32>,
+    /// A cap on the game's length in plies (a draw when reached); default none.
+    pub max_plies: Option<u32>,
+}
+
+impl Default for GameConfig {
+    fn default() -> GameConfig {
+        GameConfig { no_progress_limit: Some(60), max_plies: None }
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Termination {
+    /// The side to move had no legal move and lost.
+    NoMoves,
+    /// The same position with the same side to move occurred a third time.
+    Repetition,
+    /// The no-progress limit was reached.
+    NoProgress,
+    /// The configured ply cap was reached.
+    MaxPlies,
+}
+
+impl Termination {
+    /// The name used in records and on the command line.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Termination::NoMoves => "no_moves",
+            Termination::Repetition => "repetition",
+            Termination::NoProgress => "no_progress",
+            Termination::MaxPlies => "max_plies",
+        }
+    }
+
+    /// Parses a name written by [`Termination::name`].
+    pub fn from_name(name: &str) -> Option<Termination> {
+        [Termination::NoMoves, Termination::Repetition, Termination::NoProgress, Termination::MaxPlies]
+            .into_iter()
+            .find(|t| t.name() == name)
+    }
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The result and how it came about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    pub termination: Termination,
+}
+
+impl Outcome {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub const fn result_text(self) -> &'static str {
+        match self.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game {
+    config: GameConfig,
+    start: Position,
+    moves: Vec<Move>,
+    /// Every position of the game, the start first (one more than `moves`).
+    positions: Vec<Position>,
+    /// No-progress counter after each position, parallel to `positions`.
+    quiet_plies: Vec<u32>,
+    repetitions: HashMap<Position, u8>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from `start`. If the side to move has no move there, the game
+    /// is already over.
+    pub fn new(start: Position, config: GameConfig) -> Game {
+        let mut game = Game {
+            config,
+            start,
+            moves: Vec::new(),
+            positions: vec![start],
+            quiet_plies: vec![0],
+            repetitions: HashMap::from([(start, 1)]),
+            outcome: None,
+        };
+        game.outcome = game.judge();
+        game
+    }
+
+    pub fn config(&self) -> GameConfig {
+        self.config
+    }
+
+    pub fn start(&self) -> Position {
+        self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        *self.positions.last().expect("a game always holds its start position")
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// All positions so far, the start first.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// How often the current position has occurred (1 on its first visit).
+    pub fn repetition_count(&self) -> u8 {
+        self.repetitions.get(&self.position()).copied().unwrap_or(0)
+    }
+
+    /// How often `position` has occurred in this game so far.
+    pub fn occurrences(&self, position: &Position) -> u8 {
+        self.repetitions.get(position).copied().unwrap_or(0)
+    }
+
+    /// Consecutive plies without capture or forward move, up to now.
+    pub fn quiet_plies(&self) -> u32 {
+        *self.quiet_plies.last().expect("parallel to positions")
+    }
+
+    /// Plays a legal move. Playing after the game is over, or a move that is
+    /// not legal, is refused.
+    pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
+        let pos = self.position();
+        if self.outcome.is_some() || !pos.legal_moves().contains(&mv) {
+            let mut legal: Vec<String> =
+                if self.outcome.is_some() { Vec::new() } else { pos.legal_moves().iter().map(|m| m.to_string()).collect() };
+            legal.sort();
+            return Err(MoveError::Illegal { text: mv.to_string(), legal });
+        }
+        self.push_unchecked(mv);
+        Ok(())
+    }
+
+    /// Parses and plays a move given in notation.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
+        if self.outcome.is_some() {
+            return Err(MoveError::Illegal { text: text.to_string(), legal: Vec::new() });
+        }
+        let mv = self.position().parse_move(text)?;
+        self.push_unchecked(mv);
+        Ok(mv)
+    }
+
+    fn push_unchecked(&mut self, mv: Move) {
+        let next = self.position().play(mv);
+        let quiet = if mv.is_progress() { 0 } else { self.quiet_plies() + 1 };
+        self.moves.push(mv);
+        self.positions.push(next);
+        self.quiet_plies.push(quiet);
+        *self.repetitions.entry(next).or_insert(0) += 1;
+        self.outcome = self.judge();
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        let pos = self.positions.pop().expect("parallel to moves");
+        self.quiet_plies.pop();
+        if let Some(count) = self.repetitions.get_mut(&pos) {
+            *count -= 1;
+            if *count == 0 {
+                self.repetitions.remove(&pos);
+            }
+        }
+        self.outcome = self.judge();
+        Some(mv)
+    }
+
+    /// The end conditions in RULES.md's order: no legal move, repetition, no
+    /// progress, ply cap.
+    fn judge(&self) -> Option<Outcome> {
+        let pos = self.position();
+        if pos.is_lost() {
+            return Some(Outcome { winner: Some(pos.side_to_move().opponent()), termination: Termination::NoMoves });
+        }
+        let draw = |termination| Some(Outcome { winner: None, termination });
+        if self.repetition_count() >= 3 {
+            return draw(Termination::Repetition);
+        }
+        if self.config.no_progress_limit.is_some_and(|limit| self.quiet_plies() >= limit) {
+            return draw(Termination::NoProgress);
+        }
+        if self.config.max_plies.is_some_and(|cap| self.plies() as u64 >= cap as u64) {
+            return draw(Termination::MaxPlies);
+        }
+        None
+    }
+}

@@ -1,0 +1,37 @@
+//! # alq-engine
+//!
+//! Alquerque under BrainKing's rules: the board, positions, move generation,
+//! notation, games with their draw rules, and perft.
+//!
+//! The engine does no file or network IO and cannot fail on a legal
+//! position; text from users and files is parsed into typed errors.
+//!
+//! ```
+//! use alq_engine::{perft, Position};
+//!
+//! let start = Position::start();
+//! let mut moves: Vec<String> = start.legal_moves().iter().map(|m| m.to_string()).collect();
+//! moves.sort();
+//! assert_eq!(moves, ["b2-c3", "c2-c3", "d2-c3", "d3-c3"]);
+//! assert_eq!(perft(&start, 5), 27);
+//!
+//! let pos: Position = "....B/...../...B./..B.B/WB.B. w".parse().unwrap();
+//! assert_eq!(pos.legal_moves()[0].to_string(), "a1xc1xe1xe3xc3xc1");
+//! ```
+
+mod error;
+mod game;
+mod moves;
+mod perft;
+mod position;
+mod rules;
+mod types;
+mod zobrist;
+
+pub use error::{MoveError, PositionError};
+pub use game::{Game, GameConfig, Outcome, Termination};
+pub use moves::{Move, MoveList, MAX_JUMPS};
+pub use perft::{perft, perft_divide, perft_parallel, perft_with};
+pub use position::{Position, START_TEXT};
+pub use rules::{Jump, JumpList, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES};
+pub use types::{Bitboard, BitboardIter, Point, Side};

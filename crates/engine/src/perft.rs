@@ -1,0 +1,58 @@
+//! Perft: counting leaf moves of the move tree, single- and multi-threaded.
+
+use rayon::prelude::*;
+
+use crate::moves::MoveList;
+use crate::position::Position;
+use crate::rules::{Rules, BRAINKING_RULES};
+
+/// The number of move sequences of length `depth` from `pos` (draw rules
+/// ignored; a side without moves ends its branch). The last ply is
+/// bulk-counted.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    perft_with(&BRAINKING_RULES, pos, depth)
+}
+
+/// [`perft`] under the given rules.
+pub fn perft_with(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves(rules),
+        _ => {
+            let mut list = MoveList::new();
+            pos.generate(rules, &mut list);
+            list.iter().map(|&mv| perft_with(rules, &pos.play(mv), depth - 1)).sum()
+        }
+    }
+}
+
+/// [`perft`] spread over the current rayon pool: the tree is expanded
+/// breadth-first until there are enough subtrees to share out, then each is
+/// counted on its own.
+pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
+    let rules = &BRAINKING_RULES;
+    let wanted = 64 * rayon::current_num_threads().max(1);
+    let mut frontier = vec![*pos];
+    let mut remaining = depth;
+    while remaining > 2 && frontier.len() < wanted {
+        let mut next = Vec::new();
+        let mut list = MoveList::new();
+        for p in &frontier {
+            list.clear();
+            p.generate(rules, &mut list);
+            next.extend(list.iter().map(|&mv| p.play(mv)));
+        }
+        frontier = next;
+        remaining -= 1;
+    }
+    frontier.par_iter().map(|p| perft_with(rules, p, remaining)).sum()
+}
+
+/// Perft of each legal move's subtree (`depth - 1` below it), for locating
+/// a disagreement with another implementation. Empty when `depth` is 0.
+pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(crate::Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves().iter().map(|&mv| (mv, perft(&pos.play(mv), depth - 1))).collect()
+}

@@ -1,0 +1,394 @@
+//! [`Position`]: the pieces and the side to move, with move generation,
+//! make-move, hashing and the position text format.
+
+use std::fmt;
+use std::str::FromStr;
+
+use crate::error::{MoveError, PositionError};
+use crate::moves::{Move, MoveList};
+use crate::rules::{Rules, Shift, BRAINKING_RULES};
+use crate::types::{Bitboard, Point, Side};
+use crate::zobrist;
+
+/// A position: one bitboard per side, the side to move and its Zobrist hash.
+/// It holds no history; [`crate::Game`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    pieces: [Bitboard; 2],
+    side: Side,
+    hash: u64,
+}
+
+/// The start position's text.
+pub const START_TEXT: &str = "BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w";
+
+impl Default for Position {
+    fn default() -> Position {
+        Position::start()
+    }
+}
+
+impl Position {
+    /// The start position of the BrainKing rules.
+    pub fn start() -> Position {
+        let v = &BRAINKING_RULES.variant;
+        Position::from_parts(v.start_white, v.start_black, Side::White)
+    }
+
+    /// A position from its pieces and side to move. Overlapping points are
+    /// given to White; more than 12 pieces a side are the caller's business
+    /// (the text parser refuses them).
+    pub fn from_parts(white: Bitboard, black: Bitboard, side: Side) -> Position {
+        let white = white.intersection(Bitboard::ALL);
+        let black = black.intersection(Bitboard::ALL).difference(white);
+        let mut pos = Position { pieces: [white, black], side, hash: 0 };
+        pos.hash = pos.hash_from_scratch();
+        pos
+    }
+
+    /// The Zobrist hash of the pieces and the side to move, computed from scratch.
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut hash = if self.side == Side::Black { zobrist::black_to_move() } else { 0 };
+        for side in Side::BOTH {
+            for p in self.pieces[side.index()] {
+                hash ^= zobrist::piece(side, p);
+            }
+        }
+        hash
+    }
+
+    /// The hash, kept up to date incrementally by [`Position::play`].
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    #[inline]
+    pub fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    #[inline]
+    pub fn pieces(&self, side: Side) -> Bitboard {
+        self.pieces[side.index()]
+    }
+
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pieces[0].union(self.pieces[1])
+    }
+
+    #[inline]
+    pub fn empty(&self) -> Bitboard {
+        self.occupied().complement()
+    }
+
+    /// The side on `point`, if any.
+    pub fn piece_at(&self, point: Point) -> Option<Side> {
+        Side::BOTH.into_iter().find(|&s| self.pieces(s).contains(point))
+    }
+
+    /// The position mirrored left-right (file a <-> e), same side to move.
+    pub fn mirror(&self) -> Position {
+        Position::from_parts(self.pieces[0].mirror(), self.pieces[1].mirror(), self.side)
+    }
+
+    /// The position after `mv`, which must be legal here (or at least
+    /// pseudo-legal: the mover's piece on `from`, opponents on `captured`).
+    #[inline]
+    pub fn play(&self, mv: Move) -> Position {
+        let us = self.side;
+        let them = us.opponent();
+        let mut next = *self;
+        next.pieces[us.index()] = self.pieces[us.index()].without(mv.from()).with(mv.to());
+        next.pieces[them.index()] = self.pieces[them.index()].difference(mv.captured());
+        let mut hash = self.hash ^ zobrist::black_to_move();
+        hash ^= zobrist::piece(us, mv.from()) ^ zobrist::piece(us, mv.to());
+        for p in mv.captured() {
+            hash ^= zobrist::piece(them, p);
+        }
+        next.hash = hash;
+        next.side = them;
+        next
+    }
+
+    /// The same pieces with the other side to move (used by tests and search
+    /// heuristics; not a legal move in the game).
+    pub fn with_side_to_move(&self, side: Side) -> Position {
+        Position::from_parts(self.pieces[0], self.pieces[1], side)
+    }
+
+    /// All legal moves under the BrainKing rules, each once, captures carrying
+    /// their canonical path.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.generate(&BRAINKING_RULES, &mut list);
+        list
+    }
+
+    /// Appends the legal moves under `rules` to `list`. Captures, when any
+    /// exist, are the only legal moves. Allocates nothing unless `list` grows
+    /// past its inline capacity.
+    pub fn generate(&self, rules: &Rules, list: &mut MoveList) {
+        let start = list.len();
+        self.generate_captures(rules, list);
+        if list.len() == start {
+            self.generate_simple(rules, list);
+        }
+    }
+
+    /// The number of legal moves, without building simple moves one by one.
+    pub fn count_moves(&self, rules: &Rules) -> u64 {
+        if self.has_capture(rules) {
+            let mut list = MoveList::new();
+            self.generate_captures(rules, &mut list);
+            list.len() as u64
+        } else {
+            let s = self.side.index();
+            let (ours, empty) = (self.pieces[s], self.empty());
+            rules.step_shifts[s].iter().map(|sh| sh.apply(ours).intersection(empty).count() as u64).sum()
+        }
+    }
+
+    /// Whether the side to move has a capture (and so must capture).
+    #[inline]
+    pub fn has_capture(&self, rules: &Rules) -> bool {
+        let s = self.side.index();
+        let (ours, them, empty) = (self.pieces[s], self.pieces[1 - s], self.empty());
+        rules.first_jump_shifts[s].iter().any(|sh| {
+            let over = sh.apply(ours).intersection(them);
+            let land = Shift { delta: sh.delta, from: Bitboard::ALL }.apply(over);
+            !land.intersection(empty).is_empty()
+        })
+    }
+
+    /// Whether the side to move has no legal move (and so has lost).
+    pub fn is_lost(&self) -> bool {
+        !self.has_capture(&BRAINKING_RULES) && !self.simple_moves_exist(&BRAINKING_RULES)
+    }
+
+    fn simple_moves_exist(&self, rules: &Rules) -> bool {
+        let s = self.side.index();
+        let (ours, empty) = (self.pieces[s], self.empty());
+        rules.step_shifts[s].iter().any(|sh| !sh.apply(ours).intersection(empty).is_empty())
+    }
+
+    fn generate_simple(&self, rules: &Rules, list: &mut MoveList) {
+        let s = self.side.index();
+        let empty = self.empty();
+        for from in self.pieces[s] {
+            for to in rules.steps[s][from.index()].intersection(empty) {
+                list.push(Move::simple(from, to));
+            }
+        }
+    }
+
+    fn generate_captures(&self, rules: &Rules, list: &mut MoveList) {
+        let s = self.side.index();
+        let them = self.pieces[1 - s];
+        // The origin stays unavailable for landing during the whole move, so it
+        // is simply never added to the free set.
+        let free = self.empty();
+        for from in self.pieces[s] {
+            let first = list.len();
+            let mut search = CaptureSearch { rules, side: s, origin: from, list, first };
+            search.extend(from, them, free, Bitboard::EMPTY, 0, 0);
+        }
+    }
+
+    /// Parses a move in notation (`d3-c3`, `b2xb4xd4`; any legal path of a
+    /// capture) and returns the legal move it names, with its canonical path.
+    pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        let trimmed = text.trim();
+        let malformed = |reason: &str| MoveError::Malformed { text: text.to_string(), reason: reason.to_string() };
+        let is_capture = trimmed.contains('x');
+        if is_capture && trimmed.contains('-') {
+            return Err(malformed("mixes '-' and 'x'; write a simple move as 'd3-c3' and a capture as 'b2xb4xd4'"));
+        }
+        let parts: Vec<&str> = trimmed.split(if is_capture { 'x' } else { '-' }).collect();
+        if parts.len() < 2 {
+            return Err(malformed("expected a move such as 'd3-c3' or 'b2xb4xd4'"));
+        }
+        if !is_capture && parts.len() != 2 {
+            return Err(malformed("a simple move has exactly two points, such as 'd3-c3'"));
+        }
+        let mut points = Vec::with_capacity(parts.len());
+        for part in &parts {
+            match Point::parse(part) {
+                Some(p) => points.push(p),
+                None => return Err(malformed(&format!("{part:?} is not a point (a1 … e5)"))),
+            }
+        }
+        let legal = self.legal_moves();
+        let illegal = || MoveError::Illegal {
+            text: text.to_string(),
+            legal: {
+                let mut names: Vec<String> = legal.iter().map(|m| m.to_string()).collect();
+                names.sort();
+                names
+            },
+        };
+        let found = if is_capture {
+            let Some(captured) = self.follow_capture_path(&BRAINKING_RULES, &points) else {
+                return Err(illegal());
+            };
+            let (from, to) = (points[0], points[points.len() - 1]);
+            legal.iter().find(|m| m.from() == from && m.to() == to && m.captured() == captured)
+        } else {
+            legal.iter().find(|m| !m.is_capture() && m.from() == points[0] && m.to() == points[1])
+        };
+        found.copied().ok_or_else(illegal)
+    }
+
+    /// Follows a jump path jump by jump; the captured set when every jump is
+    /// possible, `None` otherwise. Whether the path is complete is decided by
+    /// matching it against the generated moves.
+    fn follow_capture_path(&self, rules: &Rules, points: &[Point]) -> Option<Bitboard> {
+        let s = self.side.index();
+        let origin = points[0];
+        if !self.pieces[s].contains(origin) {
+            return None;
+        }
+        let mut them = self.pieces[1 - s];
+        let mut free = self.empty();
+        let mut captured = Bitboard::EMPTY;
+        for (i, pair) in points.windows(2).enumerate() {
+            let (cur, land) = (pair[0], pair[1]);
+            let table = if i == 0 { &rules.first_jumps[s][cur.index()] } else { &rules.any_jumps[s][cur.index()] };
+            let jump = table.as_slice().iter().find(|j| j.land == land)?;
+            if !them.contains(jump.over) || !free.contains(land) {
+                return None;
+            }
+            them = them.without(jump.over);
+            free = free.with(jump.over).without(land);
+            captured = captured.with(jump.over);
+            // The point just left becomes free, except the origin.
+            if i > 0 {
+                free = free.with(cur);
+            }
+        }
+        Some(captured)
+    }
+}
+
+/// Depth-first search of one piece's capture sequences.
+struct CaptureSearch<'a> {
+    rules: &'a Rules,
+    side: usize,
+    origin: Point,
+    list: &'a mut MoveList,
+    /// Index in `list` of this piece's first capture, for de-duplication.
+    first: usize,
+}
+
+impl CaptureSearch<'_> {
+    /// Extends a sequence standing on `at` with `jumps` jumps so far. Jumps are
+    /// tried in increasing landing order, so the first path found for a move is
+    /// its canonical (lexicographically smallest) one.
+    fn extend(&mut self, at: Point, them: Bitboard, free: Bitboard, captured: Bitboard, path: u64, jumps: usize) {
+        let table = if jumps == 0 {
+            &self.rules.first_jumps[self.side][at.index()]
+        } else {
+            &self.rules.any_jumps[self.side][at.index()]
+        };
+        let mut extended = false;
+        for jump in table.as_slice() {
+            if them.contains(jump.over) && free.contains(jump.land) {
+                extended = true;
+                // The point left behind becomes free again, unless it is the
+                // origin, which no jump of this move may land on.
+                let left = if jumps == 0 { free } else { free.with(at) };
+                self.extend(
+                    jump.land,
+                    them.without(jump.over),
+                    left.with(jump.over).without(jump.land),
+                    captured.with(jump.over),
+                    Move::push_landing(path, jumps, jump.land),
+                    jumps + 1,
+                );
+            }
+        }
+        if !extended && jumps > 0 {
+            let duplicate = self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
+            if !duplicate {
+                self.list.push(Move::capture(self.origin, at, captured, path));
+            }
+        }
+    }
+}
+
+impl FromStr for Position {
+    type Err = PositionError;
+
+    /// Reads `BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w`: ranks 5 down to 1, files a to e,
+    /// then the side to move.
+    fn from_str(text: &str) -> Result<Position, PositionError> {
+        let owned = || text.to_string();
+        let trimmed = text.trim();
+        let mut fields = trimmed.split_whitespace();
+        let board = fields.next().unwrap_or("");
+        let side = match fields.next() {
+            None => return Err(PositionError::MissingSide { text: owned() }),
+            Some("w") => Side::White,
+            Some("b") => Side::Black,
+            Some(other) => return Err(PositionError::BadSide { text: owned(), found: other.to_string() }),
+        };
+        if let Some(extra) = fields.next() {
+            return Err(PositionError::BadSide { text: owned(), found: format!("{} {extra}", side.letter()) });
+        }
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 5 {
+            return Err(PositionError::RankCount { text: owned(), found: ranks.len() });
+        }
+        let mut pieces = [Bitboard::EMPTY; 2];
+        for (row, rank_text) in ranks.iter().enumerate() {
+            let rank = 4 - row as u8;
+            let count = rank_text.chars().count();
+            if count != 5 {
+                return Err(PositionError::RankLength { text: owned(), rank: rank + 1, found: count });
+            }
+            for (file, ch) in rank_text.chars().enumerate() {
+                let point = Point::from_coords(file as u8, rank).expect("file and rank are below 5");
+                match ch {
+                    'W' => pieces[0] = pieces[0].with(point),
+                    'B' => pieces[1] = pieces[1].with(point),
+                    '.' => {}
+                    other => {
+                        return Err(PositionError::UnknownCharacter {
+                            text: owned(),
+                            found: other,
+                            point: point.to_string(),
+                        })
+                    }
+                }
+            }
+        }
+        for s in Side::BOTH {
+            let count = pieces[s.index()].count();
+            if count > 12 {
+                return Err(PositionError::TooManyPieces { text: owned(), side: s, count });
+            }
+        }
+        Ok(Position::from_parts(pieces[0], pieces[1], side))
+    }
+}
+
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..5u8).rev() {
+            for file in 0..5u8 {
+                let p = Point::from_coords(file, rank).expect("on the board");
+                let ch = match self.piece_at(p) {
+                    Some(Side::White) => 'W',
+                    Some(Side::Black) => 'B',
+                    None => '.',
+                };
+                write!(f, "{ch}")?;
+            }
+            if rank > 0 {
+                write!(f, "/")?;
+            }
+        }
+        write!(f, " {}", self.side.letter())
+    }
+}
