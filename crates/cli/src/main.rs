@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod analyze;
 mod bench;
 mod perft;
+mod players;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
 /// played by BrainKing's rules.
@@ -23,6 +25,8 @@ enum Command {
     Moves(perft::MovesArgs),
     /// Count the leaf moves of the move tree for each depth 1..N.
     Perft(perft::PerftArgs),
+    /// Search a position and print one `info` line per iteration, then `bestmove`.
+    Analyze(analyze::AnalyzeArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
 }
@@ -33,6 +37,7 @@ fn main() -> ExitCode {
         Command::Moves(args) => perft::moves(args),
         Command::Perft(args) => perft::perft(args),
         Command::Bench(args) => bench::bench(args),
+        Command::Analyze(args) => analyze::analyze(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

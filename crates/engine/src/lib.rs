@@ -1,7 +1,7 @@
 //! # alq-engine
 //!
 //! Alquerque under BrainKing's rules: the board, positions, move generation,
-//! notation, games with their draw rules, and perft.
+//! notation, games with their draw rules, perft, evaluation and search.
 //!
 //! The engine does no file or network IO and cannot fail on a legal
 //! position; text from users and files is parsed into typed errors.
@@ -20,15 +20,21 @@
 //! ```
 
 mod error;
+mod eval;
 mod game;
 mod moves;
 mod perft;
 mod position;
 mod rules;
+mod search;
+mod tt;
 mod types;
 mod zobrist;
 
 pub use error::{MoveError, PositionError};
+pub use eval::{Evaluator, Hce, HceWeights};
+pub use search::{Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
+pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use perft::{perft, perft_divide, perft_parallel, perft_with};

@@ -1,0 +1,64 @@
+//! `alq analyze`: search one position and print the iterations.
+
+use std::time::Duration;
+
+use clap::Args;
+
+use alq_engine::{Game, GameConfig, Limits, SearchConfig, Searcher, START_TEXT};
+
+use crate::players::parse_evaluator;
+
+/// How long to search: exactly one of depth, nodes or time per move.
+#[derive(Args, Clone, Debug)]
+#[group(required = true, multiple = false)]
+pub struct LimitArgs {
+    /// Search to this depth (plies; forced captures are searched beyond it).
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (deterministic).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Stop after this many milliseconds (depends on the machine).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+}
+
+impl LimitArgs {
+    pub fn limits(&self) -> Limits {
+        Limits { depth: self.depth, nodes: self.nodes, movetime: self.movetime.map(Duration::from_millis) }
+    }
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    /// Position text, ranks 5 to 1 then the side to move.
+    #[arg(long, value_name = "TEXT", default_value = START_TEXT)]
+    position: String,
+    #[command(flatten)]
+    limits: LimitArgs,
+    /// Evaluator: `hce` (handcrafted), optionally with weights, e.g.
+    /// `hce@mobility=4,tempo=0`.
+    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    eval: String,
+    /// Transposition table size in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 64)]
+    hash: usize,
+}
+
+pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
+    let pos = crate::parse_position(Some(&args.position))?;
+    let eval = parse_evaluator(&args.eval)?;
+    let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: args.hash.max(1) });
+    let game = Game::new(pos, GameConfig::default());
+    let result = searcher.search(&game, args.limits.limits(), |it| {
+        let ms = it.elapsed.as_millis();
+        let nps = (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64;
+        let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
+        println!("info depth {} score {} nodes {} nps {nps} time {ms} pv {}", it.depth, it.score, it.nodes, pv.join(" "));
+    });
+    match result.best {
+        Some(mv) => println!("bestmove {mv}"),
+        None => println!("bestmove none"),
+    }
+    Ok(())
+}

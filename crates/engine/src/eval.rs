@@ -1,0 +1,265 @@
+//! The [`Evaluator`] trait and the handcrafted evaluator [`Hce`].
+
+use crate::moves::Move;
+use crate::position::Position;
+use crate::rules::{Rules, Shift, BRAINKING_RULES};
+use crate::types::{Bitboard, Side};
+
+/// Scores a position from the side to move's point of view, in centipawns
+/// (one piece of material is worth about 100).
+///
+/// The searcher calls [`Evaluator::make`] and [`Evaluator::unmake`] around
+/// every move it makes, so an evaluator with incremental state (a neural
+/// network's first layer) can keep it in step; stateless evaluators ignore them.
+pub trait Evaluator: Send {
+    /// The score of `pos` for the side to move. Called only on positions where
+    /// the side to move has no capture.
+    fn evaluate(&mut self, pos: &Position) -> i32;
+
+    /// A short description for logs and records (e.g. `hce`).
+    fn describe(&self) -> String;
+
+    /// The search is about to move from `before` with `mv`, reaching `after`.
+    fn make(&mut self, _before: &Position, _mv: Move, _after: &Position) {}
+
+    /// The search takes back the last move it made.
+    fn unmake(&mut self) {}
+
+    /// The search starts at `root`; incremental evaluators reset their state.
+    fn reset(&mut self, _root: &Position) {}
+}
+
+/// Weights of the handcrafted evaluator, in centipawns.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HceWeights {
+    /// Value of one piece.
+    pub material: i32,
+    /// Per rank advanced (0 on the home rank, up to 3 on the rank before the last).
+    pub advance: i32,
+    /// A piece on its last row: frozen, can only capture sideways.
+    pub last_row: i32,
+    /// Per simple move available (counted for both sides, as if each were to move).
+    pub mobility: i32,
+    /// Per opponent piece the side to move could capture at once (threats).
+    pub threat: i32,
+    /// Per own piece the opponent could capture if it were its turn.
+    pub hanging: i32,
+    /// Per own piece standing on a line behind which (seen from an attacker) an
+    /// own piece blocks the landing point: it cannot be jumped from that side.
+    pub defended: i32,
+    /// Per own piece (not on the last row) with no simple move.
+    pub blocked: i32,
+    /// Bonus for the side to move (tempo).
+    pub tempo: i32,
+}
+
+impl Default for HceWeights {
+    fn default() -> HceWeights {
+        HceWeights {
+            material: 100,
+            advance: 4,
+            last_row: -30,
+            mobility: 3,
+            threat: 12,
+            hanging: -20,
+            defended: 4,
+            blocked: -6,
+            tempo: 5,
+        }
+    }
+}
+
+impl HceWeights {
+    /// Names of the weights, as accepted by [`HceWeights::set`].
+    pub const NAMES: [&'static str; 9] =
+        ["material", "advance", "last_row", "mobility", "threat", "hanging", "defended", "blocked", "tempo"];
+
+    /// Sets one weight by name; `false` when there is no weight of that name.
+    pub fn set(&mut self, name: &str, value: i32) -> bool {
+        let slot = match name {
+            "material" => &mut self.material,
+            "advance" => &mut self.advance,
+            "last_row" => &mut self.last_row,
+            "mobility" => &mut self.mobility,
+            "threat" => &mut self.threat,
+            "hanging" => &mut self.hanging,
+            "defended" => &mut self.defended,
+            "blocked" => &mut self.blocked,
+            "tempo" => &mut self.tempo,
+            _ => return false,
+        };
+        *slot = value;
+        true
+    }
+
+    /// The weights as `name=value` pairs, in [`HceWeights::NAMES`] order.
+    pub fn describe(&self) -> String {
+        let values = [
+            self.material,
+            self.advance,
+            self.last_row,
+            self.mobility,
+            self.threat,
+            self.hanging,
+            self.defended,
+            self.blocked,
+            self.tempo,
+        ];
+        Self::NAMES.iter().zip(values).map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
+    }
+}
+
+/// The handcrafted evaluator: material, advancement, the last-row freeze,
+/// mobility, threats, hanging and defended pieces, blocked pieces.
+#[derive(Clone, Debug, Default)]
+pub struct Hce {
+    pub weights: HceWeights,
+}
+
+impl Hce {
+    pub fn new(weights: HceWeights) -> Hce {
+        Hce { weights }
+    }
+
+    /// The terms of one side, seen from that side (no tempo).
+    fn side_terms(&self, rules: &Rules, pos: &Position, side: Side) -> i32 {
+        let w = &self.weights;
+        let s = side.index();
+        let ours = pos.pieces(side);
+        let theirs = pos.pieces(side.opponent());
+        let empty = pos.empty();
+        let mut score = w.material * ours.count() as i32;
+
+        let on_last = ours.intersection(rules.last_row[s]);
+        score += w.last_row * on_last.count() as i32;
+        for p in ours.difference(on_last) {
+            let advanced = if side == Side::White { p.rank() } else { 4 - p.rank() };
+            score += w.advance * advanced as i32;
+        }
+
+        let mut movable = Bitboard::EMPTY;
+        let mut moves = 0;
+        for sh in &rules.step_shifts[s] {
+            let targets = sh.apply(ours).intersection(empty);
+            moves += targets.count() as i32;
+            movable = movable.union(back(*sh, targets));
+        }
+        score += w.mobility * moves;
+        score += w.blocked * ours.difference(on_last).difference(movable).count() as i32;
+
+        // Threats: opponent pieces this side could jump first.
+        let mut threatened = Bitboard::EMPTY;
+        let mut guarded = Bitboard::EMPTY;
+        for sh in &rules.first_jump_shifts[s] {
+            let over = sh.apply(ours);
+            let beyond = Shift { delta: sh.delta, from: Bitboard::ALL };
+            threatened = threatened.union(over.intersection(theirs).intersection(back(beyond, empty)));
+            // An opponent piece in front of one of ours, with one of *their*
+            // pieces behind it, is shielded against this jump.
+            guarded = guarded.union(over.intersection(theirs).intersection(back(beyond, theirs)));
+        }
+        score += w.threat * threatened.count() as i32;
+        // Defended pieces are credited to the side that owns them.
+        score -= w.defended * guarded.count() as i32;
+        score
+    }
+}
+
+/// The points from which a step along `sh` reaches `targets` (the inverse shift).
+#[inline]
+fn back(sh: Shift, targets: Bitboard) -> Bitboard {
+    let bits = targets.0;
+    Bitboard(if sh.delta >= 0 { bits >> sh.delta } else { bits << (-sh.delta) } & Bitboard::ALL.0)
+}
+
+impl Evaluator for Hce {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let rules = &BRAINKING_RULES;
+        let us = pos.side_to_move();
+        let them = us.opponent();
+        let mut score = self.side_terms(rules, pos, us) - self.side_terms(rules, pos, them);
+        // Our pieces the opponent threatens (it is not its turn, so they are
+        // hanging rather than lost); counted via the opponent's threat term
+        // above with the threat weight, and here with the hanging weight.
+        let hanging = hanging_count(rules, pos, us);
+        score += self.weights.hanging * hanging as i32 + self.weights.tempo;
+        score
+    }
+
+    fn describe(&self) -> String {
+        if self.weights == HceWeights::default() {
+            "hce".to_string()
+        } else {
+            format!("hce[{}]", self.weights.describe())
+        }
+    }
+}
+
+/// How many of `side`'s pieces the opponent could jump first if it were to move.
+fn hanging_count(rules: &Rules, pos: &Position, side: Side) -> u32 {
+    let attacker = side.opponent().index();
+    let theirs = pos.pieces(side.opponent());
+    let ours = pos.pieces(side);
+    let empty = pos.empty();
+    let mut hanging = Bitboard::EMPTY;
+    for sh in &rules.first_jump_shifts[attacker] {
+        let over = sh.apply(theirs).intersection(ours);
+        let beyond = Shift { delta: sh.delta, from: Bitboard::ALL };
+        hanging = hanging.union(over.intersection(back(beyond, empty)));
+    }
+    hanging.count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_is_balanced_up_to_tempo() {
+        let mut hce = Hce::default();
+        let start = Position::start();
+        let score = hce.evaluate(&start);
+        // Symmetric material; White's c3 options differ from Black's only by
+        // whose turn it is, so the score is small.
+        assert!(score.abs() < 60, "{score}");
+    }
+
+    #[test]
+    fn more_material_scores_higher() {
+        let mut hce = Hce::default();
+        let up: Position = "..B../...../...../.WW../..... w".parse().unwrap();
+        let down: Position = "..BB./...../...../.W.../..... w".parse().unwrap();
+        assert!(hce.evaluate(&up) > 50);
+        assert!(hce.evaluate(&down) < -50);
+    }
+
+    #[test]
+    fn weights_set_by_name() {
+        let mut w = HceWeights::default();
+        assert!(w.set("mobility", 7));
+        assert!(!w.set("nonsense", 1));
+        assert_eq!(w.mobility, 7);
+        assert!(w.describe().contains("mobility=7"));
+        assert_eq!(Hce::new(w).describe(), format!("hce[{}]", w.describe()));
+        assert_eq!(Hce::default().describe(), "hce");
+    }
+}
+
+/// Lets a searcher hold any evaluator chosen at run time.
+impl Evaluator for Box<dyn Evaluator> {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        (**self).evaluate(pos)
+    }
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+    fn make(&mut self, before: &Position, mv: Move, after: &Position) {
+        (**self).make(before, mv, after)
+    }
+    fn unmake(&mut self) {
+        (**self).unmake()
+    }
+    fn reset(&mut self, root: &Position) {
+        (**self).reset(root)
+    }
+}

@@ -1,0 +1,481 @@
+//! [`Searcher`]: iterative deepening negamax with principal variation search,
+//! a transposition table, move ordering, forced-capture resolution at the
+//! horizon, draw detection and exact win/loss scores.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use crate::eval::Evaluator;
+use crate::game::Game;
+use crate::moves::{Move, MoveList};
+use crate::position::Position;
+use crate::rules::BRAINKING_RULES;
+use crate::tt::{Bound, TranspositionTable};
+
+/// Score of a win at the root (minus the plies it takes).
+pub const MATE: i32 = 30_000;
+/// Scores beyond this (in absolute value) are proven wins or losses.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+const INFINITY: i32 = 31_000;
+/// Deepest ply the search goes to (counting forced-capture plies).
+pub const MAX_PLY: usize = 128;
+
+/// A search score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// Centipawns (one piece is about 100).
+    Cp(i32),
+    /// The side to move wins in this many plies (proven).
+    Win(u32),
+    /// The side to move loses in this many plies (proven).
+    Loss(u32),
+}
+
+impl Score {
+    /// Converts an internal score (mate scores relative to the root).
+    pub fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Win((MATE - score) as u32)
+        } else if score <= -MATE_BOUND {
+            Score::Loss((MATE + score) as u32)
+        } else {
+            Score::Cp(score)
+        }
+    }
+
+    /// The score on one scale, for comparisons and records (wins high).
+    pub fn to_internal(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Win(p) => MATE - p as i32,
+            Score::Loss(p) => -MATE + p as i32,
+        }
+    }
+
+    /// Whether the result is proven (a win or a loss).
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Score::Cp(_))
+    }
+
+    /// The score from the other side's point of view, one ply earlier or later
+    /// is not accounted for: only the sign flips.
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Win(p) => Score::Loss(p),
+            Score::Loss(p) => Score::Win(p),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `cp N`, `win P` or `loss P`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Win(p) => write!(f, "win {p}"),
+            Score::Loss(p) => write!(f, "loss {p}"),
+        }
+    }
+}
+
+/// When to stop searching. With only `depth` or `nodes` set the search is
+/// deterministic; `movetime` depends on the machine. With nothing set the
+/// search runs to [`MAX_PLY`] or until it proves the result.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub movetime: Option<Duration>,
+}
+
+impl Limits {
+    pub fn depth(depth: u32) -> Limits {
+        Limits { depth: Some(depth), ..Limits::default() }
+    }
+
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits { nodes: Some(nodes), ..Limits::default() }
+    }
+
+    pub fn movetime(time: Duration) -> Limits {
+        Limits { movetime: Some(time), ..Limits::default() }
+    }
+}
+
+impl fmt::Display for Limits {
+    /// `nodes=N`, `depth=D`, `movetime=MS`, comma-separated.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(d) = self.depth {
+            parts.push(format!("depth={d}"));
+        }
+        if let Some(n) = self.nodes {
+            parts.push(format!("nodes={n}"));
+        }
+        if let Some(t) = self.movetime {
+            parts.push(format!("movetime={}", t.as_millis()));
+        }
+        f.write_str(&parts.join(","))
+    }
+}
+
+/// One completed iteration of iterative deepening.
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` when the side to move has no legal move.
+    pub best: Option<Move>,
+    pub score: Score,
+    /// The deepest completed iteration.
+    pub depth: u32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Tunable search settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig { hash_mb: 16 }
+    }
+}
+
+/// Draw rules the search applies, taken from the game being played.
+#[derive(Clone, Copy, Debug)]
+struct DrawRules {
+    no_progress_limit: Option<u32>,
+    /// Plies left until the game's ply cap, if any.
+    plies_left: Option<u32>,
+}
+
+/// An alpha-beta searcher over an [`Evaluator`].
+pub struct Searcher<E: Evaluator> {
+    eval: E,
+    tt: TranspositionTable,
+    killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
+    history: Box<[[[i32; 25]; 25]; 2]>,
+    pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// Hashes of the game so far and of the current search path.
+    path: Vec<u64>,
+    draws: DrawRules,
+    nodes: u64,
+    limits: Limits,
+    started: Instant,
+    stopped: bool,
+    /// Whether the search may stop (never before depth 1 completes).
+    may_stop: bool,
+}
+
+impl<E: Evaluator> Searcher<E> {
+    pub fn new(eval: E, config: SearchConfig) -> Searcher<E> {
+        Searcher {
+            eval,
+            tt: TranspositionTable::new(config.hash_mb),
+            killers: Box::new([[None; 2]; MAX_PLY + 1]),
+            history: Box::new([[[0; 25]; 25]; 2]),
+            pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            path: Vec::with_capacity(1024),
+            draws: DrawRules { no_progress_limit: None, plies_left: None },
+            nodes: 0,
+            limits: Limits::default(),
+            started: Instant::now(),
+            stopped: false,
+            may_stop: false,
+        }
+    }
+
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    pub fn evaluator_mut(&mut self) -> &mut E {
+        &mut self.eval
+    }
+
+    /// Forgets the transposition table, killers and history (a new game), so
+    /// that a game's searches do not depend on earlier games.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        *self.killers = [[None; 2]; MAX_PLY + 1];
+        *self.history = [[[0; 25]; 25]; 2];
+    }
+
+    /// Searches a position with no game history (default draw rules).
+    pub fn search_position(&mut self, pos: &Position, limits: Limits) -> SearchResult {
+        let game = Game::new(*pos, crate::game::GameConfig::default());
+        self.search(&game, limits, |_| {})
+    }
+
+    /// Searches the current position of `game`, with its history for
+    /// repetitions and its draw rules. `on_iteration` is called after each
+    /// completed iteration.
+    pub fn search(&mut self, game: &Game, limits: Limits, mut on_iteration: impl FnMut(&Iteration)) -> SearchResult {
+        let root = game.position();
+        self.started = Instant::now();
+        self.limits = limits;
+        self.nodes = 0;
+        self.stopped = false;
+        self.may_stop = false;
+        self.tt.new_search();
+        let config = game.config();
+        self.draws = DrawRules {
+            no_progress_limit: config.no_progress_limit,
+            plies_left: config.max_plies.map(|cap| cap.saturating_sub(game.plies() as u32)),
+        };
+        // Only positions since the last irreversible move can repeat.
+        let reversible = game.quiet_plies() as usize;
+        let positions = game.positions();
+        self.path.clear();
+        self.path.extend(positions[positions.len() - 1 - reversible.min(positions.len() - 1)..].iter().map(|p| p.hash()));
+        self.eval.reset(&root);
+
+        let mut result = SearchResult {
+            best: None,
+            score: Score::Loss(0),
+            depth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        let legal = root.legal_moves();
+        if legal.is_empty() {
+            result.elapsed = self.started.elapsed();
+            return result;
+        }
+        result.best = Some(legal[0]);
+        let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        for depth in 1..=max_depth {
+            let score = self.negamax(&root, depth as i32, -INFINITY, INFINITY, 0, game.quiet_plies());
+            if self.stopped {
+                break;
+            }
+            self.may_stop = true;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].iter().flatten().copied().collect();
+            let score = Score::from_internal(score);
+            result = SearchResult {
+                best: pv.first().copied().or(result.best),
+                score,
+                depth,
+                nodes: self.nodes,
+                elapsed: self.started.elapsed(),
+                pv: pv.clone(),
+            };
+            on_iteration(&Iteration { depth, score, nodes: self.nodes, elapsed: result.elapsed, pv });
+            if let Score::Win(p) | Score::Loss(p) = score {
+                // A proven result found at a depth beyond its length is final.
+                if depth > p {
+                    break;
+                }
+            }
+            if self.out_of_budget(true) {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result.elapsed = self.started.elapsed();
+        result
+    }
+
+    /// Whether a limit is reached; `before_iteration` also stops when half of
+    /// the move time is used, since the next iteration would not finish.
+    fn out_of_budget(&self, before_iteration: bool) -> bool {
+        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+            return true;
+        }
+        if let Some(t) = self.limits.movetime {
+            let elapsed = self.started.elapsed();
+            return if before_iteration { elapsed * 2 >= t } else { elapsed >= t };
+        }
+        false
+    }
+
+    fn is_repetition(&self, hash: u64, quiet: u32) -> bool {
+        // The current position is the last entry; look back over reversible plies.
+        let n = self.path.len();
+        let back = (quiet as usize).min(n - 1);
+        self.path[n - 1 - back..n - 1].iter().rev().skip(1).step_by(2).any(|&h| h == hash)
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, quiet: u32) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.may_stop && (self.nodes & 1023 == 0 || self.limits.nodes.is_some()) && self.out_of_budget(false) {
+            self.stopped = true;
+            return 0;
+        }
+        let rules = &BRAINKING_RULES;
+        if ply > 0 {
+            let draw = self.is_repetition(pos.hash(), quiet)
+                || self.draws.no_progress_limit.is_some_and(|l| quiet >= l)
+                || self.draws.plies_left.is_some_and(|l| ply as u32 >= l);
+            if draw {
+                // The loss rule comes first.
+                return if pos.is_lost() { -MATE + ply as i32 } else { 0 };
+            }
+            // Mate distance pruning: no result here can beat a faster one found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let forced_capture = pos.has_capture(rules);
+        if (depth <= 0 && !forced_capture) || ply >= MAX_PLY {
+            if !forced_capture && pos.is_lost() {
+                return -MATE + ply as i32;
+            }
+            return self.eval.evaluate(pos);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(pos.hash()) {
+            if entry.has_move {
+                tt_move = Some(entry.best);
+            }
+            if !pv_node && entry.depth as i32 >= depth && ply > 0 {
+                let score = score_from_tt(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        pos.generate(rules, &mut moves);
+        if moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let side = pos.side_to_move().index();
+        let mut keys: smallvec::SmallVec<[i32; 64]> = moves
+            .iter()
+            .map(|&mv| {
+                if tt_move.is_some_and(|k| k.matches(mv)) {
+                    1 << 30
+                } else if mv.is_capture() {
+                    (1 << 24) + mv.jumps() as i32
+                } else if self.killers[ply][0] == Some(mv) {
+                    1 << 22
+                } else if self.killers[ply][1] == Some(mv) {
+                    1 << 21
+                } else {
+                    self.history[side][mv.from().index()][mv.to().index()]
+                }
+            })
+            .collect();
+
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort step: bring the best remaining move to `i`.
+            let mut top = i;
+            for j in i + 1..moves.len() {
+                if keys[j] > keys[top] {
+                    top = j;
+                }
+            }
+            moves.swap(i, top);
+            keys.swap(i, top);
+            let mv = moves[i];
+
+            let child = pos.play(mv);
+            let child_quiet = if mv.is_progress() { 0 } else { quiet + 1 };
+            self.eval.make(pos, mv, &child);
+            self.path.push(child.hash());
+            let child_depth = depth - 1;
+            let score = if i == 0 {
+                -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, child_quiet)
+            } else {
+                let probe = -self.negamax(&child, child_depth, -alpha - 1, -alpha, ply + 1, child_quiet);
+                if probe > alpha && probe < beta {
+                    -self.negamax(&child, child_depth, -beta, -alpha, ply + 1, child_quiet)
+                } else {
+                    probe
+                }
+            };
+            self.path.pop();
+            self.eval.unmake();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][0] = Some(mv);
+                    let child_len = self.pv_len[ply + 1];
+                    for k in 0..child_len {
+                        self.pv[ply][k + 1] = self.pv[ply + 1][k];
+                    }
+                    self.pv_len[ply] = child_len + 1;
+                }
+                if alpha >= beta {
+                    if !mv.is_capture() {
+                        if self.killers[ply][0] != Some(mv) {
+                            self.killers[ply][1] = self.killers[ply][0];
+                            self.killers[ply][0] = Some(mv);
+                        }
+                        let h = &mut self.history[side][mv.from().index()][mv.to().index()];
+                        *h = (*h + depth * depth).min(1 << 20);
+                    }
+                    break;
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(pos.hash(), depth.max(0), score_to_tt(best_score, ply), bound, best_move);
+        best_score
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
