@@ -7,8 +7,11 @@ use clap::{Parser, Subcommand};
 
 mod analyze;
 mod bench;
+mod matchcmd;
 mod perft;
+mod play;
 mod players;
+mod selfplay;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
 /// played by BrainKing's rules.
@@ -27,17 +30,38 @@ enum Command {
     Perft(perft::PerftArgs),
     /// Search a position and print one `info` line per iteration, then `bestmove`.
     Analyze(analyze::AnalyzeArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play::PlayArgs),
+    /// Play two players against each other over paired openings; Elo and SPRT.
+    Match(matchcmd::MatchArgs),
+    /// Generate self-play games into DIR/games.csv (reproducible, resumable, shardable).
+    Selfplay(selfplay::SelfplayArgs),
+    /// Work with game record files: merge shards, statistics.
+    #[command(subcommand)]
+    Records(selfplay::RecordsCommand),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
+    // Like other Unix tools, end quietly when the reader of our output goes
+    // away (`alq moves | head -1`) instead of failing on a broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread
+    // starts has no other effect.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => perft::moves(args),
         Command::Perft(args) => perft::perft(args),
         Command::Bench(args) => bench::bench(args),
         Command::Analyze(args) => analyze::analyze(args),
+        Command::Match(args) => matchcmd::run(args),
+        Command::Play(args) => play::play(args),
+        Command::Selfplay(args) => selfplay::selfplay(args),
+        Command::Records(cmd) => selfplay::records(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -54,4 +78,16 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<alq_engine::Position
         None => Ok(alq_engine::Position::start()),
         Some(text) => Ok(text.parse()?),
     }
+}
+
+/// A rayon pool with `threads` workers (default: all cores).
+pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            anyhow::bail!("--threads must be at least 1");
+        }
+        builder = builder.num_threads(t);
+    }
+    Ok(builder.build()?)
 }

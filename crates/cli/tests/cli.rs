@@ -53,3 +53,94 @@ fn bench_prints_a_deterministic_node_count() {
     assert!(nodes(&first).is_some(), "{first}");
     assert_eq!(nodes(&first), nodes(&second));
 }
+
+fn tmp_dir(name: &str) -> std::path::PathBuf {
+    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn analyze_prints_iterations_then_bestmove() {
+    let out = alq(&["analyze", "--depth", "4"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    for (i, line) in lines[..4].iter().enumerate() {
+        assert!(line.starts_with(&format!("info depth {} score ", i + 1)), "{line}");
+        assert!(line.contains(" nodes ") && line.contains(" nps ") && line.contains(" time ") && line.contains(" pv "));
+    }
+    assert!(["bestmove b2-c3", "bestmove c2-c3", "bestmove d2-c3", "bestmove d3-c3"].contains(&lines[4]), "{}", lines[4]);
+    let lost = alq(&["analyze", "--depth", "3", "--position", "W.W.W/...../...../...../BBBBB w"]);
+    assert_eq!(stdout(&lost), "bestmove none\n");
+    // A forced win is reported as such.
+    let win = alq(&["analyze", "--depth", "3", "--position", "..WB./...../...../...../B.... w"]);
+    assert!(stdout(&win).contains("score win 1"), "{}", stdout(&win));
+    assert_eq!(alq(&["analyze"]).status.code(), Some(2), "a limit is required");
+    assert_eq!(alq(&["analyze", "--depth", "2", "--eval", "magic"]).status.code(), Some(2));
+}
+
+#[test]
+fn match_writes_json() {
+    let dir = tmp_dir("match");
+    let json = dir.join("m.json");
+    let out = alq(&["match", "--a", "hce@nodes=300", "--b", "random", "--games", "8", "--openings", "3", "--quiet", "--out", json.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for key in ["wins", "draws", "losses", "elo", "elo_ci95", "games", "pentanomial"] {
+        assert!(value.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(value["games"], 8);
+    assert_eq!(alq(&["match", "--a", "hce", "--b", "nobody", "--games", "2"]).status.code(), Some(2));
+    assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--games", "3"]).status.code(), Some(2));
+    assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--sprt", "5,1"]).status.code(), Some(2));
+}
+
+#[test]
+fn selfplay_records_and_stats() {
+    let dir = tmp_dir("selfplay");
+    let out = dir.join("run");
+    let run = alq(&["selfplay", "--config", "../../configs/selfplay.toml", "--out", out.to_str().unwrap(), "--games", "6", "--nodes", "200", "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(out.join("run.toml").exists());
+    let stats = stdout(&alq(&["records", "stats", out.join("games.csv").to_str().unwrap()]));
+    assert!(stats.starts_with("games 6\n"), "{stats}");
+    assert!(stats.contains("average_plies ") && stats.contains("positions "));
+    // Running again into the same folder without --resume is refused.
+    let again = alq(&["selfplay", "--out", out.to_str().unwrap(), "--games", "6", "--nodes", "200", "--quiet"]);
+    assert_eq!(again.status.code(), Some(2));
+
+    let bad_config = dir.join("bad.toml");
+    std::fs::write(&bad_config, "games = 4\nnodez = 10\n").unwrap();
+    let bad = alq(&["selfplay", "--config", bad_config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("nodez"));
+
+    let broken = dir.join("broken.csv");
+    std::fs::write(&broken, "id,seed\n1,2\n").unwrap();
+    let bad = alq(&["records", "stats", broken.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("missing column"));
+}
+
+#[test]
+fn play_takes_moves_and_saves_finished_games() {
+    use std::io::Write;
+    let dir = tmp_dir("play");
+    let save = dir.join("games.csv");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_alq"))
+        .args(["play", "--depth", "2", "--position", "...../...../...../...B./..W.. w", "--save", save.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.as_mut().unwrap().write_all(b"c1-c2\nmoves\nc1xe3\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("not legal here; legal moves: c1xe3"), "{text}");
+    assert!(text.contains("result 1-0 (no_moves)"), "{text}");
+    let (games, _) = alq_records::read_all(&[save], false).unwrap();
+    assert_eq!(games.len(), 1);
+}

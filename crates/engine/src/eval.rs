@@ -49,6 +49,10 @@ pub struct HceWeights {
     pub defended: i32,
     /// Per own piece (not on the last row) with no simple move.
     pub blocked: i32,
+    /// Per own piece still in play: some opponent piece stands on its rank
+    /// or further forward, so the two can still meet. Pieces that have
+    /// passed every opponent can neither capture nor be captured.
+    pub in_play: i32,
     /// Bonus for the side to move (tempo).
     pub tempo: i32,
 }
@@ -64,6 +68,7 @@ impl Default for HceWeights {
             hanging: -20,
             defended: 4,
             blocked: -6,
+            in_play: 10,
             tempo: 5,
         }
     }
@@ -71,8 +76,8 @@ impl Default for HceWeights {
 
 impl HceWeights {
     /// Names of the weights, as accepted by [`HceWeights::set`].
-    pub const NAMES: [&'static str; 9] =
-        ["material", "advance", "last_row", "mobility", "threat", "hanging", "defended", "blocked", "tempo"];
+    pub const NAMES: [&'static str; 10] =
+        ["material", "advance", "last_row", "mobility", "threat", "hanging", "defended", "blocked", "in_play", "tempo"];
 
     /// Sets one weight by name; `false` when there is no weight of that name.
     pub fn set(&mut self, name: &str, value: i32) -> bool {
@@ -85,6 +90,7 @@ impl HceWeights {
             "hanging" => &mut self.hanging,
             "defended" => &mut self.defended,
             "blocked" => &mut self.blocked,
+            "in_play" => &mut self.in_play,
             "tempo" => &mut self.tempo,
             _ => return false,
         };
@@ -103,6 +109,7 @@ impl HceWeights {
             self.hanging,
             self.defended,
             self.blocked,
+            self.in_play,
             self.tempo,
         ];
         Self::NAMES.iter().zip(values).map(|(n, v)| format!("{n}={v}")).collect::<Vec<_>>().join(",")
@@ -136,6 +143,14 @@ impl Hce {
             let advanced = if side == Side::White { p.rank() } else { 4 - p.rank() };
             score += w.advance * advanced as i32;
         }
+
+        // The furthest rank (from this side's view) any opponent piece stands
+        // on; own pieces up to that rank are still in play.
+        let in_play = match side {
+            Side::White => theirs.last().map(|p| ours.0 & ((1u32 << ((p.rank() + 1) * 5)) - 1)),
+            Side::Black => theirs.first().map(|p| ours.0 & !((1u32 << (p.rank() * 5)) - 1)),
+        };
+        score += w.in_play * in_play.map_or(0, |bits| bits.count_ones() as i32);
 
         let mut movable = Bitboard::EMPTY;
         let mut moves = 0;

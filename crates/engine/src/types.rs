@@ -216,6 +216,16 @@ impl Bitboard {
         }
     }
 
+    /// The highest point in the set, if any.
+    #[inline]
+    pub const fn last(self) -> Option<Point> {
+        if self.0 == 0 {
+            None
+        } else {
+            Some(Point(31 - self.0.leading_zeros() as u8))
+        }
+    }
+
     /// The set mirrored left-right (file a <-> e).
     pub fn mirror(self) -> Bitboard {
         self.into_iter().fold(Bitboard::EMPTY, |acc, p| acc.with(p.mirror()))

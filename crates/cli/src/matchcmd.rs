@@ -1,0 +1,141 @@
+//! `alq match`: two players over paired openings, with Elo and SPRT.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use alq_engine::{GameConfig, Limits};
+use alq_selfplay::{openings, run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt};
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// First player: `hce`, `random` or `greedy`, optionally with its own
+    /// limits and settings after `@`, e.g. `hce@nodes=500` or
+    /// `hce@depth=6,hash=32,mobility=4`.
+    #[arg(long, value_name = "SPEC")]
+    a: String,
+    /// Second player, same form as --a.
+    #[arg(long, value_name = "SPEC")]
+    b: String,
+    /// Number of games (even: each opening is played twice, colours swapped).
+    #[arg(long, value_name = "N", default_value_t = 200)]
+    games: u64,
+    /// Nodes per move for players that name no limit of their own.
+    #[arg(long, value_name = "N", conflicts_with = "depth")]
+    nodes: Option<u64>,
+    /// Depth per move for players that name no limit of their own.
+    #[arg(long, value_name = "D")]
+    depth: Option<u32>,
+    /// Openings: every distinct position this many plies from the start
+    /// (default 8 when neither --random-plies nor --book is given).
+    #[arg(long, value_name = "K", conflicts_with_all = ["random_plies", "book"])]
+    openings: Option<u32>,
+    /// Openings: this many random plies from the start, drawn from the seed.
+    #[arg(long, value_name = "K", conflicts_with = "book")]
+    random_plies: Option<u32>,
+    /// Openings from a file: one line of moves per row, or a CSV with a
+    /// `line` column (as written by `alq openings`).
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Seed for opening order, random openings and random players.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Stop as soon as a sequential probability ratio test decides:
+    /// `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]")]
+    sprt: Option<String>,
+    /// Consecutive plies without capture or forward move that draw a game.
+    #[arg(long, value_name = "PLIES", default_value_t = 60)]
+    no_progress: u32,
+    /// Cap on a game's length in plies (a draw when reached).
+    #[arg(long, value_name = "PLIES", default_value_t = 400)]
+    max_plies: u32,
+    /// Also write the result as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn run(args: MatchArgs) -> anyhow::Result<()> {
+    let default_limits = Limits { depth: args.depth, nodes: args.nodes, movetime: None };
+    let default_limits = if default_limits == Limits::default() { Limits::nodes(2000) } else { default_limits };
+    let a = PlayerSpec::parse(&args.a, default_limits)?;
+    let b = PlayerSpec::parse(&args.b, default_limits)?;
+    let openings = if let Some(path) = &args.book {
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?;
+        let book = openings::parse_book(&text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;
+        OpeningSource::Book(book)
+    } else if let Some(k) = args.random_plies {
+        OpeningSource::Random(k)
+    } else {
+        OpeningSource::AllAfter(args.openings.unwrap_or(8))
+    };
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose().map_err(anyhow::Error::msg)?;
+    if args.no_progress == 0 || args.max_plies == 0 {
+        bail!("--no-progress and --max-plies must be at least 1");
+    }
+    let config = MatchConfig {
+        a,
+        b,
+        games: args.games,
+        openings,
+        seed: args.seed,
+        sprt,
+        game: GameConfig { no_progress_limit: Some(args.no_progress), max_plies: Some(args.max_plies) },
+    };
+    let pool = crate::thread_pool(args.threads)?;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games) };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games, {msg} (eta {eta})")
+            .expect("valid template"),
+    );
+    let report = pool.install(|| {
+        run_match(&config, |p| {
+            bar.set_position(p.tally.games());
+            let mut msg = format!("score {:.1}%, Elo {:+.0}", 100.0 * p.tally.score(), p.tally.elo());
+            if let Some(s) = p.sprt {
+                msg += &format!(", LLR {:.2} [{:.2}, {:.2}]", s.llr, s.lower, s.upper);
+            }
+            bar.set_message(msg);
+        })
+    })?;
+    bar.finish_and_clear();
+    print_report(&report);
+    if let Some(path) = &args.out {
+        let json = serde_json::to_string_pretty(&report)?;
+        alq_records::write_atomic(path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn print_report(r: &MatchReport) {
+    println!("match {} vs {}", r.a, r.b);
+    println!("games {} (openings {}, seed {})", r.games, r.openings, r.seed);
+    println!("wins {} draws {} losses {} (first player's view)", r.wins, r.draws, r.losses);
+    println!("white wins {} black wins {}", r.white_wins, r.black_wins);
+    println!("score {:.4}", r.score);
+    println!("elo {:+.1} [{:+.1}, {:+.1}] (95%)", r.elo, r.elo_ci95[0], r.elo_ci95[1]);
+    let p = r.pentanomial;
+    println!("pentanomial 0:{} 0.5:{} 1:{} 1.5:{} 2:{}", p[0], p[1], p[2], p[3], p[4]);
+    if let Some(s) = &r.sprt {
+        println!(
+            "sprt elo0 {} elo1 {} alpha {} beta {}: llr {:.3} bounds [{:.3}, {:.3}] {:?}{}",
+            s.params.elo0,
+            s.params.elo1,
+            s.params.alpha,
+            s.params.beta,
+            s.state.llr,
+            s.state.lower,
+            s.state.upper,
+            s.state.decision,
+            if r.stopped_early { " (stopped early)" } else { "" }
+        );
+    }
+}

@@ -1,0 +1,176 @@
+//! `alq selfplay` and `alq records`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{bail, Context};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use alq_records::{RecordReader, RecordStats};
+use alq_selfplay::{merge, run_selfplay, SelfplayConfig, Shard};
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Run description (TOML); see configs/selfplay.toml. Flags override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Output folder: games.csv and run.toml are written there.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Games of the whole run (all shards together).
+    #[arg(long, value_name = "N")]
+    games: Option<u64>,
+    /// Nodes per searched move.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Run seed.
+    #[arg(long, value_name = "S")]
+    seed: Option<u64>,
+    /// Worker threads (default: the config's, or all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Play only game indices congruent to I modulo N (for spreading a run
+    /// over machines; combine the parts with `alq records merge`).
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Complete an interrupted run in --out instead of refusing to touch it.
+    #[arg(long)]
+    resume: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn load_config(path: Option<&PathBuf>) -> anyhow::Result<SelfplayConfig> {
+    match path {
+        None => Ok(SelfplayConfig::default()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read config {}", p.display()))?;
+            toml::from_str(&text).with_context(|| format!("config {}", p.display()))
+        }
+    }
+}
+
+pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
+    let mut config = load_config(args.config.as_ref())?;
+    if let Some(g) = args.games {
+        config.games = g;
+    }
+    if let Some(n) = args.nodes {
+        config.nodes = n;
+        config.depth = 0;
+    }
+    if let Some(s) = args.seed {
+        config.seed = s;
+    }
+    if let Some(t) = args.threads {
+        config.threads = t;
+    }
+    if config.games == 0 {
+        bail!("games must be at least 1");
+    }
+    let shard = match &args.shard {
+        Some(text) => Shard::parse(text).map_err(anyhow::Error::msg)?,
+        None => Shard::WHOLE,
+    };
+    let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
+    let total = shard.indices(config.games).count() as u64;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), {msg}, eta {eta}",
+        )
+        .expect("valid template"),
+    );
+    let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    let started = std::time::Instant::now();
+    let written = pool.install(|| {
+        run_selfplay(&config, &args.out, shard, args.resume, |done| {
+            let slot = match done.record.result.as_str() {
+                "1-0" => 0,
+                "0-1" => 1,
+                _ => 2,
+            };
+            counts[slot].fetch_add(1, Ordering::Relaxed);
+            bar.set_position(done.done);
+            bar.set_message(format!(
+                "White {} Black {} draws {}",
+                counts[0].load(Ordering::Relaxed),
+                counts[1].load(Ordering::Relaxed),
+                counts[2].load(Ordering::Relaxed)
+            ));
+        })
+    })?;
+    bar.finish_and_clear();
+    let secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "{written} games written to {} in {secs:.1} s ({:.1} games/s); White {} Black {} draws {}",
+        args.out.join("games.csv").display(),
+        written as f64 / secs.max(1e-9),
+        counts[0].load(Ordering::Relaxed),
+        counts[1].load(Ordering::Relaxed),
+        counts[2].load(Ordering::Relaxed)
+    );
+    Ok(())
+}
+
+#[derive(Subcommand)]
+pub enum RecordsCommand {
+    /// Combine shard files into the file a single run would have written.
+    Merge {
+        /// Shard files (games.csv of each shard).
+        #[arg(required = true, value_name = "FILE")]
+        inputs: Vec<PathBuf>,
+        /// The merged file.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+    },
+    /// Games, results, terminations, average length and positions.
+    Stats {
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Count bad rows and go on, instead of stopping at the first.
+        #[arg(long)]
+        skip_bad: bool,
+    },
+}
+
+pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
+    match command {
+        RecordsCommand::Merge { inputs, out } => {
+            let n = merge(&inputs, &out)?;
+            eprintln!("{n} games merged into {}", out.display());
+        }
+        RecordsCommand::Stats { files, skip_bad } => {
+            let mut stats = RecordStats::default();
+            let mut bad = 0u64;
+            for file in &files {
+                for item in RecordReader::open(file)? {
+                    match item {
+                        Ok(game) => stats.add(&game),
+                        Err(e) if skip_bad => {
+                            eprintln!("skipped: {e}");
+                            bad += 1;
+                        }
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+            let pct = |n: u64| if stats.games == 0 { 0.0 } else { 100.0 * n as f64 / stats.games as f64 };
+            println!("games {}", stats.games);
+            println!("white_wins {} ({:.2}%)", stats.white_wins, pct(stats.white_wins));
+            println!("black_wins {} ({:.2}%)", stats.black_wins, pct(stats.black_wins));
+            println!("draws {} ({:.2}%)", stats.draws, pct(stats.draws));
+            for (t, n) in &stats.terminations {
+                println!("termination {t} {n}");
+            }
+            println!("average_plies {:.1}", stats.average_plies());
+            println!("positions {}", stats.positions);
+            if skip_bad {
+                println!("bad_rows {bad}");
+            }
+        }
+    }
+    Ok(())
+}

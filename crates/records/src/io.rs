@@ -1,0 +1,201 @@
+//! Reading and writing games files.
+
+use std::fs::{File, OpenOptions};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::record::{GameRecord, ReplayedGame};
+
+/// The header of a games file, in order.
+pub const COLUMNS: [&str; 15] = [
+    "id",
+    "seed",
+    "rules",
+    "start",
+    "white",
+    "black",
+    "result",
+    "termination",
+    "plies",
+    "opening_plies",
+    "moves",
+    "scores",
+    "no_progress",
+    "max_plies",
+    "format",
+];
+
+/// A problem with a games file, naming the file and, where it applies, the line.
+#[derive(Debug, Error)]
+pub enum RecordError {
+    #[error("{}: {source}", file.display())]
+    Io { file: PathBuf, source: std::io::Error },
+    #[error("{}:{line}: {problem}", file.display())]
+    Bad { file: PathBuf, line: u64, problem: String },
+}
+
+/// Streams the games of one file, replaying and checking each; memory does
+/// not grow with the file.
+pub struct RecordReader {
+    file: PathBuf,
+    reader: csv::Reader<File>,
+    /// A header problem, reported once as the first item.
+    header_error: Option<RecordError>,
+    /// Set after a header problem: the file yields nothing more.
+    finished: bool,
+}
+
+impl RecordReader {
+    pub fn open(path: &Path) -> Result<RecordReader, RecordError> {
+        let file = File::open(path).map_err(|source| RecordError::Io { file: path.to_path_buf(), source })?;
+        let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(file);
+        let header_error = match reader.headers() {
+            Err(e) => Some(RecordError::Bad { file: path.to_path_buf(), line: 1, problem: format!("header: {e}") }),
+            Ok(h) => {
+                let found: Vec<&str> = h.iter().collect();
+                let missing: Vec<&str> = COLUMNS.iter().copied().filter(|c| !found.contains(c)).collect();
+                (!missing.is_empty()).then(|| RecordError::Bad {
+                    file: path.to_path_buf(),
+                    line: 1,
+                    problem: format!("not a games file: missing column(s) {}", missing.join(", ")),
+                })
+            }
+        };
+        Ok(RecordReader { file: path.to_path_buf(), reader, header_error, finished: false })
+    }
+
+    /// The next row as a record, without replaying it (for tools that only
+    /// need the columns, such as merging).
+    pub fn next_record(&mut self) -> Option<Result<(u64, GameRecord), RecordError>> {
+        if self.finished {
+            return None;
+        }
+        if let Some(e) = self.header_error.take() {
+            self.finished = true;
+            return Some(Err(e));
+        }
+        let mut row = csv::StringRecord::new();
+        match self.reader.read_record(&mut row) {
+            Ok(false) => None,
+            Err(e) => {
+                let line = e.position().map_or(0, |p| p.line());
+                Some(Err(RecordError::Bad { file: self.file.clone(), line, problem: e.to_string() }))
+            }
+            Ok(true) => {
+                let line = row.position().map_or(0, |p| p.line());
+                let headers = self.reader.headers().ok().cloned();
+                Some(
+                    row.deserialize::<GameRecord>(headers.as_ref())
+                        .map(|r| (line, r))
+                        .map_err(|e| RecordError::Bad { file: self.file.clone(), line, problem: e.to_string() }),
+                )
+            }
+        }
+    }
+}
+
+impl Iterator for RecordReader {
+    type Item = Result<ReplayedGame, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (line, record) = match self.next_record()? {
+            Ok(x) => x,
+            Err(e) => return Some(Err(e)),
+        };
+        Some(record.replay().map_err(|problem| RecordError::Bad {
+            file: self.file.clone(),
+            line,
+            problem: format!("game {}: {problem}", record.id),
+        }))
+    }
+}
+
+/// Reads and checks every game of `paths`. With `skip_bad`, bad rows are
+/// counted and left out; otherwise the first one is the error.
+pub fn read_all(paths: &[PathBuf], skip_bad: bool) -> Result<(Vec<ReplayedGame>, Vec<RecordError>), RecordError> {
+    let mut games = Vec::new();
+    let mut bad = Vec::new();
+    for path in paths {
+        for item in RecordReader::open(path)? {
+            match item {
+                Ok(g) => games.push(g),
+                Err(e @ RecordError::Io { .. }) => return Err(e),
+                Err(e) if skip_bad => bad.push(e),
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok((games, bad))
+}
+
+/// Cuts a file that ends in the middle of a row (a write cut short by a
+/// kill) back to its last complete row. A missing file is left missing.
+pub fn truncate_partial_row(path: &Path) -> Result<(), RecordError> {
+    let io = |source| RecordError::Io { file: path.to_path_buf(), source };
+    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
+    };
+    let mut text = Vec::new();
+    file.read_to_end(&mut text).map_err(io)?;
+    if !text.is_empty() && text.last() != Some(&b'\n') {
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64).map_err(io)?;
+    }
+    Ok(())
+}
+
+/// Appends games to a file, one flushed row at a time, so that a killed
+/// process loses at most the row being written.
+pub struct RecordWriter {
+    file: PathBuf,
+    writer: csv::Writer<File>,
+}
+
+impl RecordWriter {
+    /// Opens `path` for appending, writing the header if the file is new or
+    /// empty. A file that ends in the middle of a row (a write cut short) is
+    /// cut back to its last complete row first.
+    pub fn append(path: &Path) -> Result<RecordWriter, RecordError> {
+        let io = |source| RecordError::Io { file: path.to_path_buf(), source };
+        truncate_partial_row(path)?;
+        let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
+        let empty = file.metadata().map_err(io)?.len() == 0;
+        let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
+        if empty {
+            writer.write_record(COLUMNS).map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;
+            writer.flush().map_err(io)?;
+        }
+        Ok(RecordWriter { file: path.to_path_buf(), writer })
+    }
+
+    /// Appends one game and flushes it to the operating system.
+    pub fn write(&mut self, record: &GameRecord) -> Result<(), RecordError> {
+        self.writer
+            .serialize(record)
+            .map_err(|e| RecordError::Bad { file: self.file.clone(), line: 0, problem: e.to_string() })?;
+        self.writer.flush().map_err(|source| RecordError::Io { file: self.file.clone(), source })
+    }
+
+    /// Flushes and syncs the file to disk.
+    pub fn sync(&mut self) -> Result<(), RecordError> {
+        self.writer.flush().map_err(|source| RecordError::Io { file: self.file.clone(), source })?;
+        self.writer.get_ref().sync_all().map_err(|source| RecordError::Io { file: self.file.clone(), source })
+    }
+}
+
+/// Writes a file atomically: a temporary file beside it, then a rename.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir)?;
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".to_string());
+    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
+}

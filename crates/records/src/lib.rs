@@ -1,0 +1,50 @@
+//! # alq-records
+//!
+//! Game records: one CSV file of games, one game per row, with a header row,
+//! readable by pandas or a spreadsheet. **Format version 1**; the columns, in
+//! order:
+//!
+//! | column | meaning |
+//! |---|---|
+//! | `id` | game index in its run (0-based); shards of a run share one id space |
+//! | `seed` | the game's own seed (derived from the run seed and `id`) |
+//! | `rules` | `brainking` |
+//! | `start` | start position text; empty means the standard start |
+//! | `white`, `black` | player descriptions: evaluator, network hash, limits (e.g. `hce@nodes=1000`) |
+//! | `result` | `1-0`, `0-1` or `1/2-1/2` |
+//! | `termination` | `no_moves`, `repetition`, `no_progress` or `max_plies` |
+//! | `plies` | number of moves |
+//! | `opening_plies` | how many of the first moves were chosen at random, not by search |
+//! | `moves` | the moves from the start, canonical notation, space-separated |
+//! | `scores` | the searcher's score for each move, mover's view, space-separated: centipawns (`35`), `w12` (win in 12 plies), `l7` (loss in 7); an empty entry for a move not chosen by search |
+//! | `no_progress` | the no-progress limit the game was played with (empty: off) |
+//! | `max_plies` | the ply cap the game was played with (empty: none) |
+//! | `format` | the format version, `1` |
+//!
+//! Reading replays every game: an illegal move, a result that does not
+//! follow from the final position, or a malformed row is an error naming
+//! the file, the line and the problem.
+//!
+//! ```
+//! use alq_engine::{Game, GameConfig, Position};
+//! use alq_records::GameRecord;
+//!
+//! let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2) });
+//! game.play_text("d3-c3").unwrap();
+//! game.play_text("b3xd3").unwrap();
+//! let record = GameRecord::from_game(0, 42, "random", "random", &game, 2, &[None, None]);
+//! assert_eq!(record.result, "1/2-1/2");
+//! assert_eq!(record.termination, "max_plies");
+//! let replayed = record.replay().unwrap();
+//! assert_eq!(replayed.game.plies(), 2);
+//! ```
+
+mod io;
+mod record;
+mod samples;
+mod stats;
+
+pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
+pub use record::{format_score, parse_score, GameRecord, ReplayedGame, FORMAT_VERSION};
+pub use samples::{Sample, SampleOptions, Samples};
+pub use stats::RecordStats;

@@ -1,0 +1,151 @@
+//! Records: writing and reading back, validation errors, samples.
+
+use std::path::PathBuf;
+
+use alq_engine::{Game, GameConfig, Position, Score};
+use alq_records::{GameRecord, RecordError, RecordReader, RecordWriter, SampleOptions, Samples};
+use proptest::prelude::*;
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("records-tests");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// A finished game from seeded pseudo-random moves.
+fn random_game(seed: u64, max_plies: u32) -> (Game, Vec<Option<Score>>) {
+    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(20), max_plies: Some(max_plies) });
+    let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+    let mut scores = Vec::new();
+    while !game.is_over() {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let moves = game.position().legal_moves();
+        let mv = moves[(state >> 33) as usize % moves.len()];
+        game.play(mv).unwrap();
+        scores.push(match state % 4 {
+            0 => None,
+            1 => Some(Score::Cp((state % 500) as i32 - 250)),
+            2 => Some(Score::Win((state % 9) as u32 + 1)),
+            _ => Some(Score::Loss((state % 9) as u32 + 1)),
+        });
+    }
+    (game, scores)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+    #[test]
+    fn records_round_trip(seed in any::<u64>(), cap in 1u32..120) {
+        let (game, scores) = random_game(seed, cap);
+        let record = GameRecord::from_game(seed % 1000, seed, "random", "hce@nodes=10", &game, 1.min(game.plies() as u32), &scores);
+        let path = tmp(&format!("rt-{seed}.csv"));
+        RecordWriter::append(&path).unwrap().write(&record).unwrap();
+        let read: Vec<_> = RecordReader::open(&path).unwrap().collect::<Result<_, _>>().unwrap();
+        prop_assert_eq!(read.len(), 1);
+        prop_assert_eq!(&read[0].record, &record);
+        prop_assert_eq!(&read[0].scores, &scores);
+        prop_assert_eq!(read[0].game.moves(), game.moves());
+        std::fs::remove_file(&path).unwrap();
+    }
+}
+
+fn written(records: &[GameRecord], name: &str) -> PathBuf {
+    let path = tmp(name);
+    let mut w = RecordWriter::append(&path).unwrap();
+    for r in records {
+        w.write(r).unwrap();
+    }
+    path
+}
+
+fn first_error(path: &PathBuf) -> String {
+    let err = RecordReader::open(path).unwrap().find_map(|r| r.err()).expect("an error");
+    err.to_string()
+}
+
+#[test]
+fn bad_games_are_refused_with_file_and_line() {
+    let (game, scores) = random_game(7, 200);
+    let good = GameRecord::from_game(0, 7, "a", "b", &game, 0, &scores);
+
+    let mut illegal = good.clone();
+    illegal.id = 1;
+    illegal.moves = illegal.moves.replacen(&game.moves()[0].to_string(), "a1-a2", 1);
+    let path = written(&[good.clone(), illegal], "illegal.csv");
+    let msg = first_error(&path);
+    assert!(msg.contains("illegal.csv:3:") && msg.contains("move 1") && msg.contains("not legal"), "{msg}");
+
+    let mut wrong_result = good.clone();
+    wrong_result.result = if good.result == "1-0" { "0-1".into() } else { "1-0".into() };
+    let msg = first_error(&written(&[wrong_result], "result.csv"));
+    assert!(msg.contains("result.csv:2:") && msg.contains("does not follow"), "{msg}");
+
+    let mut short = good.clone();
+    short.moves = game.moves()[..game.plies() - 1].iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+    short.plies -= 1;
+    short.scores = short.scores.rsplit_once(' ').map(|(a, _)| a.to_string()).unwrap_or_default();
+    let msg = first_error(&written(&[short], "short.csv"));
+    assert!(msg.contains("not over"), "{msg}");
+
+    let path = tmp("malformed.csv");
+    let header = alq_records::COLUMNS.join(",");
+    std::fs::write(&path, format!("{header}\n0,1,brainking,,a,b,1-0,no_moves,many,0,,,60,,1\n")).unwrap();
+    let msg = first_error(&path);
+    assert!(msg.contains("malformed.csv:2:"), "{msg}");
+
+    let path = tmp("foreign.csv");
+    std::fs::write(&path, "name,score\nx,1\n").unwrap();
+    let msg = first_error(&path);
+    assert!(msg.contains("missing column") && msg.contains("moves"), "{msg}");
+
+    assert!(matches!(RecordReader::open(&tmp("absent.csv")), Err(RecordError::Io { .. })));
+}
+
+#[test]
+fn appending_cuts_a_row_left_half_written() {
+    let (game, scores) = random_game(3, 200);
+    let a = GameRecord::from_game(0, 1, "a", "b", &game, 0, &scores);
+    let mut b = a.clone();
+    b.id = 1;
+    let path = written(&[a.clone(), b.clone()], "partial.csv");
+    let full = std::fs::read(&path).unwrap();
+    // Simulate a kill in the middle of writing the second row.
+    let cut = full.len() - 20;
+    std::fs::write(&path, &full[..cut]).unwrap();
+    RecordWriter::append(&path).unwrap().write(&b).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), full);
+}
+
+#[test]
+fn samples_follow_options() {
+    let (game, scores) = random_game(11, 200);
+    let record = GameRecord::from_game(5, 1, "a", "b", &game, 3, &scores);
+    let replayed = record.replay().unwrap();
+    let all = Samples::new(SampleOptions::default()).of_game(&replayed);
+    assert_eq!(all.len(), game.plies() + 1);
+    assert_eq!(all[1].score, scores[1]);
+    let winner = game.outcome().unwrap().winner;
+    for s in &all {
+        let expected = match winner {
+            None => 0.5,
+            Some(w) if w == s.position.side_to_move() => 1.0,
+            _ => 0.0,
+        };
+        assert_eq!(s.result, expected);
+        assert_eq!(s.game_id, 5);
+    }
+    let no_opening = Samples::new(SampleOptions { skip_opening: true, ..Default::default() }).of_game(&replayed);
+    assert_eq!(no_opening.len(), all.len() - 3);
+    assert_eq!(no_opening[0].ply, 3);
+    let quiet = Samples::new(SampleOptions { skip_forced_captures: true, ..Default::default() }).of_game(&replayed);
+    assert!(quiet.iter().all(|s| !s.position.has_capture(&alq_engine::BRAINKING_RULES)));
+    assert!(quiet.len() < all.len());
+    let mut dedup = Samples::new(SampleOptions { dedup: true, ..Default::default() });
+    assert_eq!(dedup.of_game(&replayed).len(), {
+        let set: std::collections::HashSet<_> = game.positions().iter().collect();
+        set.len()
+    });
+    assert!(dedup.of_game(&replayed).is_empty(), "the same game again yields no new positions");
+}

@@ -1,0 +1,418 @@
+//! Self-play generation: reproducible, resumable, shardable runs that append
+//! finished games to `games.csv` in index order.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use alq_engine::{Game, GameConfig, Limits, Position, Score, SearchConfig, Searcher, MATE};
+use alq_records::{truncate_partial_row, write_atomic, GameRecord, RecordError, RecordReader, RecordWriter};
+
+use crate::matches::game_seed;
+use crate::players::{PlayerKind, PlayerSpec, SpecError};
+
+/// How the first moves of each game are chosen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct OpeningConfig {
+    /// Uniformly random moves at the start of each game.
+    pub random_plies: u32,
+    /// After the random moves, this many moves sampled from search scores.
+    pub temperature_plies: u32,
+    /// Softmax temperature in centipawns for those moves (higher: more varied).
+    pub temperature: f64,
+}
+
+impl Default for OpeningConfig {
+    fn default() -> OpeningConfig {
+        OpeningConfig { random_plies: 4, temperature_plies: 0, temperature: 100.0 }
+    }
+}
+
+/// A self-play run, as read from `configs/selfplay.toml`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SelfplayConfig {
+    /// Number of games of the whole run (all shards together).
+    pub games: u64,
+    /// Worker threads; 0 means all cores. Does not change the games.
+    pub threads: usize,
+    /// The player for both sides: an evaluator spec such as `hce`, optionally
+    /// with its own settings (`hce@hash=8`). Limits come from `nodes`/`depth`.
+    pub player: String,
+    /// Nodes per searched move (used unless `depth` is set).
+    pub nodes: u64,
+    /// Depth per searched move instead of nodes (0: use nodes).
+    pub depth: u32,
+    /// Run seed: game i is seeded from it and i.
+    pub seed: u64,
+    /// Consecutive plies without capture or forward move that draw (0: off).
+    pub no_progress: u32,
+    /// Ply cap of a game (0: none).
+    pub max_plies: u32,
+    pub opening: OpeningConfig,
+}
+
+impl Default for SelfplayConfig {
+    fn default() -> SelfplayConfig {
+        SelfplayConfig {
+            games: 1000,
+            threads: 0,
+            player: "hce".to_string(),
+            nodes: 1000,
+            depth: 0,
+            seed: 1,
+            no_progress: 60,
+            max_plies: 400,
+            opening: OpeningConfig::default(),
+        }
+    }
+}
+
+impl SelfplayConfig {
+    pub fn limits(&self) -> Limits {
+        if self.depth > 0 {
+            Limits::depth(self.depth)
+        } else {
+            Limits::nodes(self.nodes.max(1))
+        }
+    }
+
+    pub fn game_config(&self) -> GameConfig {
+        GameConfig {
+            no_progress_limit: (self.no_progress > 0).then_some(self.no_progress),
+            max_plies: (self.max_plies > 0).then_some(self.max_plies),
+        }
+    }
+
+    /// The player with this run's limits.
+    pub fn player_spec(&self) -> Result<PlayerSpec, SpecError> {
+        let mut spec = PlayerSpec::parse(&self.player, self.limits())?;
+        spec.limits = self.limits();
+        Ok(spec)
+    }
+}
+
+/// Which part of a run this process plays: game indices `i` with
+/// `i % count == index`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl Shard {
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `I/N` with `I < N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (i, n) = text.split_once('/').ok_or_else(|| format!("shard {text:?}: expected I/N, e.g. 0/4"))?;
+        let index: u64 = i.trim().parse().map_err(|_| format!("shard {text:?}: {i:?} is not a number"))?;
+        let count: u64 = n.trim().parse().map_err(|_| format!("shard {text:?}: {n:?} is not a number"))?;
+        if count == 0 || index >= count {
+            return Err(format!("shard {text:?}: need 0 <= I < N"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// The game indices of this shard among `games`.
+    pub fn indices(self, games: u64) -> impl Iterator<Item = u64> {
+        (self.index..games).step_by(self.count as usize)
+    }
+}
+
+/// What a run writes beside its games: the resolved config and provenance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunInfo {
+    pub program: String,
+    pub version: String,
+    pub shard: Shard,
+    /// The player as written into the records.
+    pub player: String,
+    pub config: SelfplayConfig,
+}
+
+#[derive(Debug, Error)]
+pub enum SelfplayError {
+    #[error(transparent)]
+    Spec(#[from] SpecError),
+    #[error(transparent)]
+    Record(#[from] RecordError),
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Plays game `index` of a run. The same config and index always give the
+/// same record.
+pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, index: u64) -> GameRecord {
+    let seed = game_seed(config.seed, index);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game = Game::new(Position::start(), config.game_config());
+    let mut scores: Vec<Option<Score>> = Vec::new();
+    let mut opening_plies = 0;
+    for _ in 0..config.opening.random_plies {
+        let moves = game.position().legal_moves();
+        let Some(&mv) = moves.choose(&mut rng) else { break };
+        if game.is_over() || game.play(mv).is_err() {
+            break;
+        }
+        scores.push(None);
+        opening_plies += 1;
+    }
+    let mut player = spec.build();
+    player.new_game();
+    if config.opening.temperature_plies > 0 {
+        if let PlayerKind::Search(eval) = &spec.kind {
+            let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: spec.hash_mb });
+            for _ in 0..config.opening.temperature_plies {
+                if game.is_over() {
+                    break;
+                }
+                let (mv, score) = sample_by_score(&mut searcher, &game, spec.limits, config.opening.temperature, &mut rng);
+                game.play(mv).expect("a generated move is legal");
+                scores.push(Some(score));
+                opening_plies += 1;
+            }
+        }
+    }
+    while !game.is_over() {
+        let Some(choice) = player.choose(&game, &mut rng) else { break };
+        game.play(choice.mv).expect("the player chooses a legal move");
+        scores.push(choice.score);
+    }
+    let name = spec.to_string();
+    GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores)
+}
+
+/// Searches every legal move (sharing the limit between them) and samples one
+/// with probability proportional to exp(score / temperature).
+fn sample_by_score(
+    searcher: &mut Searcher<Box<dyn alq_engine::Evaluator>>,
+    game: &Game,
+    limits: Limits,
+    temperature: f64,
+    rng: &mut impl Rng,
+) -> (alq_engine::Move, Score) {
+    let moves = game.position().legal_moves();
+    let per_move = Limits {
+        nodes: limits.nodes.map(|n| (n / moves.len() as u64).max(64)),
+        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
+        movetime: None,
+    };
+    let mut scored = Vec::new();
+    for &mv in &moves {
+        let mut child = game.clone();
+        child.play(mv).expect("a generated move is legal");
+        let score = if child.is_over() {
+            match child.outcome().and_then(|o| o.winner) {
+                Some(_) => Score::Win(1),
+                None => Score::Cp(0),
+            }
+        } else {
+            searcher.clear();
+            let r = searcher.search(&child, per_move, |_| {});
+            match r.score.negate() {
+                Score::Win(p) => Score::Win(p + 1),
+                Score::Loss(p) => Score::Loss(p + 1),
+                cp => cp,
+            }
+        };
+        scored.push((mv, score));
+    }
+    let best = scored.iter().map(|(_, s)| s.to_internal()).max().unwrap_or(0);
+    let weights: Vec<f64> = scored
+        .iter()
+        .map(|(_, s)| {
+            let diff = (s.to_internal() - best).max(-MATE) as f64;
+            (diff / temperature.max(1e-3)).exp()
+        })
+        .collect();
+    let total: f64 = weights.iter().sum();
+    let mut pick = rng.gen::<f64>() * total;
+    for (i, w) in weights.iter().enumerate() {
+        pick -= w;
+        if pick <= 0.0 {
+            return scored[i];
+        }
+    }
+    scored[scored.len() - 1]
+}
+
+/// A finished game as reported to the progress callback.
+pub struct GameDone<'a> {
+    pub record: &'a GameRecord,
+    /// Games of this shard written so far (resumed ones included).
+    pub done: u64,
+    /// Games of this shard in all.
+    pub total: u64,
+}
+
+/// Runs (or resumes) self-play into `out/games.csv` and `out/run.toml`.
+/// Returns the number of games written by this call.
+pub fn run_selfplay(
+    config: &SelfplayConfig,
+    out: &Path,
+    shard: Shard,
+    resume: bool,
+    on_game: impl Fn(&GameDone) + Sync,
+) -> Result<u64, SelfplayError> {
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| SelfplayError::Io { path: path.clone(), source }
+    };
+    let spec = config.player_spec()?;
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let games_path = out.join("games.csv");
+    let run_path = out.join("run.toml");
+    let info = RunInfo {
+        program: "alq".to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        shard,
+        player: spec.to_string(),
+        config: config.clone(),
+    };
+    if resume {
+        truncate_partial_row(&games_path)?;
+    }
+    let existing = if games_path.exists() { count_rows(&games_path, shard)? } else { 0 };
+    if existing > 0 || run_path.exists() {
+        if !resume {
+            return Err(SelfplayError::Invalid(format!(
+                "{} already holds a run; pass --resume to complete it, or choose another --out",
+                out.display()
+            )));
+        }
+        let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
+        let old: RunInfo = toml::from_str(&text)
+            .map_err(|e| SelfplayError::Invalid(format!("{}: {e}", run_path.display())))?;
+        let comparable = |i: &RunInfo| {
+            let mut c = i.config.clone();
+            c.threads = 0;
+            c.games = 0;
+            (c, i.shard, i.player.clone())
+        };
+        if comparable(&old) != comparable(&info) {
+            return Err(SelfplayError::Invalid(format!(
+                "{} was written with other settings; a resumed run must use the same config, seed and shard (only games and threads may change)",
+                run_path.display()
+            )));
+        }
+    }
+    write_atomic(&run_path, toml::to_string_pretty(&info).expect("config serialises").as_bytes()).map_err(io(&run_path))?;
+
+    let indices: Vec<u64> = shard.indices(config.games).collect();
+    let total = indices.len() as u64;
+    if existing > total {
+        return Err(SelfplayError::Invalid(format!(
+            "{} already holds {existing} games, more than the {total} asked for",
+            games_path.display()
+        )));
+    }
+    let todo = &indices[existing as usize..];
+    let writer = RecordWriter::append(&games_path)?;
+    // Finished games wait here until every earlier index is written.
+    struct Ordered {
+        pending: BTreeMap<u64, GameRecord>,
+        next: usize,
+        writer: RecordWriter,
+        error: Option<RecordError>,
+    }
+    let state = Mutex::new(Ordered { pending: BTreeMap::new(), next: 0, writer, error: None });
+    todo.par_iter().for_each(|&index| {
+        if state.lock().map(|s| s.error.is_some()).unwrap_or(true) {
+            return;
+        }
+        let record = play_game(config, &spec, index);
+        let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+        let s = &mut *guard;
+        s.pending.insert(index, record);
+        while s.next < todo.len() {
+            let Some(record) = s.pending.remove(&todo[s.next]) else { break };
+            if let Err(e) = s.writer.write(&record) {
+                s.error = Some(e);
+                return;
+            }
+            s.next += 1;
+            on_game(&GameDone { record: &record, done: existing + s.next as u64, total });
+        }
+    });
+    let mut s = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some(e) = s.error {
+        return Err(e.into());
+    }
+    s.writer.sync()?;
+    Ok(s.next as u64)
+}
+
+/// Counts the complete games already in a shard's file, checking that they
+/// are the shard's first indices in order.
+fn count_rows(path: &Path, shard: Shard) -> Result<u64, SelfplayError> {
+    let mut reader = RecordReader::open(path)?;
+    let mut count = 0u64;
+    let mut expected = shard.index;
+    while let Some(item) = reader.next_record() {
+        match item {
+            Ok((line, record)) => {
+                if record.id != expected {
+                    return Err(SelfplayError::Invalid(format!(
+                        "{}:{line}: game id {} where {expected} was expected; the file is not this run's",
+                        path.display(),
+                        record.id
+                    )));
+                }
+                count += 1;
+                expected += shard.count;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(count)
+}
+
+/// Combines shard files into the file one run would have written: all games
+/// sorted by id, which must run from 0 without gaps or duplicates.
+pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, SelfplayError> {
+    let mut records = Vec::new();
+    for path in inputs {
+        let mut reader = RecordReader::open(path)?;
+        while let Some(item) = reader.next_record() {
+            let (line, record) = item?;
+            record.replay().map_err(|problem| RecordError::Bad { file: path.clone(), line, problem })?;
+            records.push(record);
+        }
+    }
+    records.sort_by_key(|r| r.id);
+    for (i, r) in records.iter().enumerate() {
+        if r.id != i as u64 {
+            let problem = if i > 0 && records[i - 1].id == r.id {
+                format!("game {} appears twice", r.id)
+            } else {
+                format!("game {i} is missing (the next game is {})", r.id)
+            };
+            return Err(SelfplayError::Invalid(format!("cannot merge: {problem}")));
+        }
+    }
+    let tmp = out.with_extension("csv.tmp");
+    if tmp.exists() {
+        std::fs::remove_file(&tmp).map_err(|source| SelfplayError::Io { path: tmp.clone(), source })?;
+    }
+    {
+        let mut writer = RecordWriter::append(&tmp)?;
+        for r in &records {
+            writer.write(r)?;
+        }
+        writer.sync()?;
+    }
+    std::fs::rename(&tmp, out).map_err(|source| SelfplayError::Io { path: out.to_path_buf(), source })?;
+    Ok(records.len() as u64)
+}

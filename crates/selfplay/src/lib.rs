@@ -1,0 +1,33 @@
+//! # alq-selfplay
+//!
+//! Players (searchers and baselines) described by text specs, opening sets,
+//! and matches between two players with Elo, pentanomial statistics and SPRT.
+//!
+//! ```no_run
+//! use alq_engine::{GameConfig, Limits};
+//! use alq_selfplay::{run_match, MatchConfig, OpeningSource, PlayerSpec};
+//!
+//! let config = MatchConfig {
+//!     a: PlayerSpec::parse("hce@nodes=2000", Limits::default()).unwrap(),
+//!     b: PlayerSpec::parse("greedy", Limits::default()).unwrap(),
+//!     games: 200,
+//!     openings: OpeningSource::AllAfter(8),
+//!     seed: 1,
+//!     sprt: None,
+//!     game: GameConfig::default(),
+//! };
+//! let report = run_match(&config, |_| {}).unwrap();
+//! println!("{:+.0} Elo", report.elo);
+//! ```
+
+pub mod generate;
+pub mod matches;
+pub mod openings;
+pub mod players;
+pub mod stats;
+
+pub use generate::{merge, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
+pub use matches::{game_seed, run_match, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
+pub use openings::Opening;
+pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError};
+pub use stats::{Sprt, SprtDecision, SprtState, Tally};

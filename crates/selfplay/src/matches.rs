@@ -1,0 +1,251 @@
+//! Matches between two players over paired openings, in parallel, with
+//! Elo, pentanomial counts and an optional SPRT that stops the match early.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use alq_engine::{Game, GameConfig, Side};
+
+use crate::openings::{self, Opening};
+use crate::players::PlayerSpec;
+use crate::stats::{Sprt, SprtDecision, SprtState, Tally};
+
+/// Where the openings of a match come from.
+#[derive(Clone, Debug)]
+pub enum OpeningSource {
+    /// Every distinct position this many plies from the start.
+    AllAfter(u32),
+    /// This many random plies, drawn per pair from the match seed.
+    Random(u32),
+    /// Given lines (a book).
+    Book(Vec<Opening>),
+}
+
+/// Everything that defines a match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub a: PlayerSpec,
+    pub b: PlayerSpec,
+    /// Number of games; even, since each opening is played with both colours.
+    pub games: u64,
+    pub openings: OpeningSource,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+    pub game: GameConfig,
+}
+
+/// The result of a match, first player's view.
+#[derive(Clone, Debug, Serialize)]
+pub struct MatchReport {
+    pub a: String,
+    pub b: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    pub score: f64,
+    pub elo: f64,
+    pub elo_ci95: [f64; 2],
+    /// Pairs by the first player's points in the pair: 0, 0.5, 1, 1.5, 2.
+    pub pentanomial: [u64; 5],
+    /// Wins of the player with White, and of the player with Black.
+    pub white_wins: u64,
+    pub black_wins: u64,
+    pub sprt: Option<SprtReport>,
+    pub openings: usize,
+    pub seed: u64,
+    /// Whether the SPRT stopped the match before all games were played.
+    pub stopped_early: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SprtReport {
+    #[serde(flatten)]
+    pub params: Sprt,
+    #[serde(flatten)]
+    pub state: SprtState,
+}
+
+/// A match that cannot start.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum MatchError {
+    #[error("the number of games must be even and at least 2 (each opening is played with both colours), not {0}")]
+    Games(u64),
+    #[error("no openings to play from")]
+    NoOpenings,
+}
+
+/// Progress after each finished pair.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    pub tally: Tally,
+    pub pairs_done: u64,
+    pub sprt: Option<SprtState>,
+}
+
+/// One finished game.
+struct GameResult {
+    /// The first player's points.
+    points: f64,
+    winner: Option<Side>,
+}
+
+fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, seed: u64) -> GameResult {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut game: Game = opening.game(config.game);
+    let mut a = config.a.build();
+    let mut b = config.b.build();
+    a.new_game();
+    b.new_game();
+    while !game.is_over() {
+        let a_to_move = (game.position().side_to_move() == Side::White) == a_is_white;
+        let player = if a_to_move { &mut a } else { &mut b };
+        let Some(choice) = player.choose(&game, &mut rng) else { break };
+        if game.play(choice.mv).is_err() {
+            break;
+        }
+    }
+    let winner = game.outcome().and_then(|o| o.winner);
+    let a_side = if a_is_white { Side::White } else { Side::Black };
+    let points = match winner {
+        Some(w) if w == a_side => 1.0,
+        Some(_) => 0.0,
+        None => 0.5,
+    };
+    GameResult { points, winner }
+}
+
+/// A per-game seed from the match seed and the game's place in it.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut z = seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The openings of the match's pairs, in pair order.
+fn pair_openings(config: &MatchConfig, pairs: u64) -> Result<(Vec<Opening>, usize), MatchError> {
+    let pool = match &config.openings {
+        OpeningSource::AllAfter(k) => openings::all_after(*k),
+        OpeningSource::Book(book) => book.clone(),
+        OpeningSource::Random(k) => {
+            let list: Vec<Opening> = (0..pairs)
+                .map(|i| openings::random(*k, &mut ChaCha8Rng::seed_from_u64(game_seed(config.seed, i) ^ 0x0BE7)))
+                .collect();
+            let n = list.len();
+            return Ok((list, n));
+        }
+    };
+    if pool.is_empty() {
+        return Err(MatchError::NoOpenings);
+    }
+    // Spread the pairs over the whole set, in a seeded order, so that a short
+    // match does not only play the first lines.
+    let mut order: Vec<usize> = (0..pool.len()).collect();
+    rand::seq::SliceRandom::shuffle(&mut order[..], &mut ChaCha8Rng::seed_from_u64(config.seed));
+    let n = pool.len();
+    Ok(((0..pairs).map(|i| pool[order[i as usize % n]].clone()).collect(), n))
+}
+
+/// Plays the match on the current rayon pool. `on_pair` is called after each
+/// finished pair (from worker threads). Without SPRT the result depends only
+/// on the config, not on the number of threads.
+pub fn run_match(config: &MatchConfig, on_pair: impl Fn(&Progress) + Sync) -> Result<MatchReport, MatchError> {
+    if config.games < 2 || config.games % 2 != 0 {
+        return Err(MatchError::Games(config.games));
+    }
+    let pairs = config.games / 2;
+    let (pair_openings, opening_count) = pair_openings(config, pairs)?;
+    let stop = AtomicBool::new(false);
+    let state = Mutex::new((Tally::default(), 0u64, 0u64, 0u64));
+    (0..pairs).into_par_iter().for_each(|i| {
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let opening = &pair_openings[i as usize];
+        let first = play_game(config, opening, true, game_seed(config.seed, 2 * i));
+        let second = play_game(config, opening, false, game_seed(config.seed, 2 * i + 1));
+        let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+        let (tally, done, white_wins, black_wins) = &mut *guard;
+        tally.add_pair(first.points, second.points);
+        *done += 1;
+        for g in [&first, &second] {
+            match g.winner {
+                Some(Side::White) => *white_wins += 1,
+                Some(Side::Black) => *black_wins += 1,
+                None => {}
+            }
+        }
+        let sprt = config.sprt.map(|s| s.state(tally));
+        if sprt.is_some_and(|s| s.decision != SprtDecision::Continue) {
+            stop.store(true, Ordering::Relaxed);
+        }
+        on_pair(&Progress { tally: tally.clone(), pairs_done: *done, sprt });
+    });
+    let (tally, done, white_wins, black_wins) = state.into_inner().unwrap_or_else(|e| e.into_inner());
+    let (lo, hi) = tally.elo_ci95();
+    Ok(MatchReport {
+        a: config.a.to_string(),
+        b: config.b.to_string(),
+        games: tally.games(),
+        wins: tally.wins,
+        draws: tally.draws,
+        losses: tally.losses,
+        score: tally.score(),
+        elo: tally.elo(),
+        elo_ci95: [lo, hi],
+        pentanomial: tally.pentanomial,
+        white_wins,
+        black_wins,
+        sprt: config.sprt.map(|params| SprtReport { params, state: params.state(&tally) }),
+        openings: opening_count,
+        seed: config.seed,
+        stopped_early: done < pairs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alq_engine::Limits;
+
+    fn config(a: &str, b: &str, games: u64) -> MatchConfig {
+        MatchConfig {
+            a: PlayerSpec::parse(a, Limits::nodes(300)).unwrap(),
+            b: PlayerSpec::parse(b, Limits::nodes(300)).unwrap(),
+            games,
+            openings: OpeningSource::AllAfter(4),
+            seed: 7,
+            sprt: None,
+            game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+        }
+    }
+
+    #[test]
+    fn search_beats_random_and_counts_add_up() {
+        let report = run_match(&config("hce", "random", 20), |_| {}).unwrap();
+        assert_eq!(report.games, 20);
+        assert_eq!(report.wins + report.draws + report.losses, 20);
+        assert_eq!(report.pentanomial.iter().sum::<u64>(), 10);
+        assert!(report.score > 0.8, "{report:?}");
+        assert_eq!(report.white_wins + report.black_wins + report.draws, 20);
+    }
+
+    #[test]
+    fn matches_are_reproducible_across_thread_counts() {
+        let c = config("hce@nodes=200", "greedy", 8);
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
+        assert_eq!((one.wins, one.draws, one.losses, one.pentanomial), (two.wins, two.draws, two.losses, two.pentanomial));
+    }
+
+    #[test]
+    fn odd_game_counts_are_refused() {
+        assert!(matches!(run_match(&config("hce", "random", 3), |_| {}), Err(MatchError::Games(3))));
+    }
+}

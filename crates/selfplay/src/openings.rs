@@ -1,0 +1,162 @@
+//! Opening sets for matches and self-play: every distinct position a fixed
+//! number of plies from the start, random plies, or a book of lines.
+
+use std::collections::HashSet;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use alq_engine::{Game, GameConfig, Move, Position};
+
+/// An opening: moves from the standard start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The moves in notation, space-separated.
+    pub fn line(&self) -> String {
+        self.moves.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// A game from the start with the opening's moves played.
+    pub fn game(&self, config: GameConfig) -> Game {
+        let mut game = Game::new(Position::start(), config);
+        for &mv in &self.moves {
+            // The moves were generated or validated from the start, so they
+            // are legal; stop early if a draw rule ended the game anyway.
+            if game.play(mv).is_err() {
+                break;
+            }
+        }
+        game
+    }
+}
+
+/// Every distinct position exactly `plies` plies from the start where the
+/// game goes on, each with the first line (in sorted move order) reaching it.
+pub fn all_after(plies: u32) -> Vec<Opening> {
+    let mut frontier = vec![(Position::start(), Vec::<Move>::new())];
+    for _ in 0..plies {
+        let mut seen = HashSet::new();
+        let mut next = Vec::new();
+        for (pos, line) in &frontier {
+            let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
+            moves.sort_by_key(|m| m.to_string());
+            for mv in moves {
+                let child = pos.play(mv);
+                if seen.insert(child) {
+                    let mut l = line.clone();
+                    l.push(mv);
+                    next.push((child, l));
+                }
+            }
+        }
+        frontier = next;
+    }
+    frontier.into_iter().filter(|(p, _)| !p.is_lost()).map(|(_, moves)| Opening { moves }).collect()
+}
+
+/// `plies` uniformly random moves from the start (fewer if the game ends).
+pub fn random(plies: u32, rng: &mut impl Rng) -> Opening {
+    let mut game = Game::new(Position::start(), GameConfig::default());
+    let mut moves = Vec::new();
+    for _ in 0..plies {
+        if game.is_over() {
+            break;
+        }
+        let legal = game.position().legal_moves();
+        let Some(&mv) = legal.choose(rng) else { break };
+        game.play(mv).expect("a generated move is legal");
+        moves.push(mv);
+    }
+    // Never hand out a finished game as an opening: drop its last move.
+    if game.is_over() {
+        moves.pop();
+    }
+    Opening { moves }
+}
+
+/// Reads a book: one opening per line as moves from the start (`d3-c3
+/// b3xd3 ...`), blank lines and `#` comments ignored. A CSV file whose header
+/// has a `line` column (as `alq openings` writes) is read from that column.
+pub fn parse_book(text: &str) -> Result<Vec<Opening>, String> {
+    let header = text.lines().next().unwrap_or("");
+    let is_csv = header.split(',').any(|c| c.trim().trim_matches('"') == "line");
+    let mut lines: Vec<(usize, String)> = Vec::new();
+    if is_csv {
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let column = reader
+            .headers()
+            .map_err(|e| format!("book header: {e}"))?
+            .iter()
+            .position(|c| c == "line")
+            .ok_or("book header has no `line` column")?;
+        for (i, record) in reader.records().enumerate() {
+            let record = record.map_err(|e| format!("line {}: {e}", i + 2))?;
+            let field = record.get(column).ok_or_else(|| format!("line {}: no `line` field", i + 2))?;
+            lines.push((i + 2, field.to_string()));
+        }
+    } else {
+        for (i, raw) in text.lines().enumerate() {
+            let trimmed = raw.trim();
+            if !trimmed.is_empty() && !trimmed.starts_with('#') {
+                lines.push((i + 1, trimmed.to_string()));
+            }
+        }
+    }
+    let mut openings = Vec::new();
+    for (n, line) in lines {
+        let mut game = Game::new(Position::start(), GameConfig::default());
+        let mut moves = Vec::new();
+        for text in line.split_whitespace() {
+            let mv = game.play_text(text).map_err(|e| format!("line {n}: {e}"))?;
+            moves.push(mv);
+        }
+        if game.is_over() {
+            return Err(format!("line {n}: the game is already over after {line:?}"));
+        }
+        openings.push(Opening { moves });
+    }
+    if openings.is_empty() {
+        return Err("the book holds no openings".to_string());
+    }
+    Ok(openings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn positions_after_plies_are_distinct() {
+        assert_eq!(all_after(0).len(), 1);
+        assert_eq!(all_after(1).len(), 4);
+        let four = all_after(4);
+        let positions: HashSet<Position> = four.iter().map(|o| o.game(GameConfig::default()).position()).collect();
+        assert_eq!(positions.len(), four.len());
+        assert!(four.len() <= 12);
+        assert!(all_after(8).len() > 500);
+    }
+
+    #[test]
+    fn random_openings_are_seeded() {
+        let a = random(8, &mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        let b = random(8, &mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        assert_eq!(a, b);
+        assert_eq!(a.moves.len(), 8);
+    }
+
+    #[test]
+    fn books_read_lines_and_csv() {
+        let book = parse_book("# comment\nd3-c3 b3xd3\n\nc2-c3\n").unwrap();
+        assert_eq!(book.len(), 2);
+        assert_eq!(book[0].line(), "d3-c3 b3xd3");
+        let csv = parse_book("line,score\n\"d3-c3 b3xd3\",12\nb2-c3,3\n").unwrap();
+        assert_eq!(csv[1].line(), "b2-c3");
+        assert!(parse_book("d3-c3 d3-c3").unwrap_err().contains("line 1"));
+        assert!(parse_book("# nothing\n").is_err());
+    }
+}

@@ -1,0 +1,245 @@
+//! Players: a searcher with an evaluator and limits, or the random and
+//! greedy baselines, described by a text spec such as `hce@nodes=500`.
+
+use std::fmt;
+use std::time::Duration;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+use thiserror::Error;
+
+use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Score, SearchConfig, Searcher, BRAINKING_RULES};
+
+/// A spec that could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("player {spec:?}: {problem}")]
+pub struct SpecError {
+    pub spec: String,
+    pub problem: String,
+}
+
+/// Which evaluator a searching player uses.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EvalSpec {
+    Hce(HceWeights),
+}
+
+impl EvalSpec {
+    /// Reads an evaluator: `hce`, or `hce@name=value,...` with handcrafted
+    /// weights by name.
+    pub fn parse(spec: &str) -> Result<EvalSpec, SpecError> {
+        let (name, params) = spec.trim().split_once('@').unwrap_or((spec.trim(), ""));
+        let pairs: Vec<&str> = params.split(',').filter(|p| !p.trim().is_empty()).collect();
+        Self::from_parts(spec, name, &pairs)
+    }
+
+    /// An evaluator from its name and `key=value` settings.
+    fn from_parts(spec: &str, name: &str, pairs: &[&str]) -> Result<EvalSpec, SpecError> {
+        let err = |problem: String| SpecError { spec: spec.to_string(), problem };
+        match name {
+            "hce" => {
+                let mut weights = HceWeights::default();
+                for pair in pairs {
+                    let (key, value) =
+                        pair.split_once('=').ok_or_else(|| err(format!("expected key=value, found {pair:?}")))?;
+                    let (key, value) = (key.trim(), value.trim());
+                    let v = value.parse::<i32>().map_err(|_| err(format!("{key}: {value:?} is not an integer")))?;
+                    if !weights.set(key, v) {
+                        return Err(err(format!("unknown key {key:?} (weights: {})", HceWeights::NAMES.join(", "))));
+                    }
+                }
+                Ok(EvalSpec::Hce(weights))
+            }
+            other => Err(err(format!("unknown evaluator {other:?}: expected hce"))),
+        }
+    }
+
+    pub fn build(&self) -> Box<dyn Evaluator> {
+        match self {
+            EvalSpec::Hce(w) => Box::new(Hce::new(*w)),
+        }
+    }
+}
+
+/// What kind of player.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlayerKind {
+    /// A uniformly random legal move.
+    Random,
+    /// The move whose resulting position the handcrafted evaluator likes best
+    /// (one ply, no search); ties broken at random.
+    Greedy,
+    /// Alpha-beta search with an evaluator.
+    Search(EvalSpec),
+}
+
+/// A player and its limits, e.g. `hce@nodes=2000` or `random`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSpec {
+    pub kind: PlayerKind,
+    pub limits: Limits,
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+}
+
+impl PlayerSpec {
+    /// Reads `NAME[@key=value,...]`. NAME is `hce`, `random` or `greedy`.
+    /// Keys: `nodes`, `depth`, `movetime` (ms), `hash` (MiB), and for `hce`
+    /// any handcrafted weight by name. `default_limits` applies when the spec
+    /// names no limit of its own.
+    pub fn parse(spec: &str, default_limits: Limits) -> Result<PlayerSpec, SpecError> {
+        let err = |problem: String| SpecError { spec: spec.to_string(), problem };
+        let (name, params) = spec.trim().split_once('@').unwrap_or((spec.trim(), ""));
+        let mut limits = Limits::default();
+        let mut hash_mb = 16;
+        let mut eval_pairs = Vec::new();
+        for pair in params.split(',').filter(|p| !p.trim().is_empty()) {
+            let (key, value) = pair.split_once('=').ok_or_else(|| err(format!("expected key=value, found {pair:?}")))?;
+            let (key, value) = (key.trim(), value.trim());
+            let number = || value.parse::<u64>().map_err(|_| err(format!("{key}: {value:?} is not a whole number")));
+            match key {
+                "nodes" => limits.nodes = Some(number()?.max(1)),
+                "depth" => limits.depth = Some(number()?.clamp(1, 100) as u32),
+                "movetime" => limits.movetime = Some(Duration::from_millis(number()?.max(1))),
+                "hash" => hash_mb = number()?.clamp(1, 65536) as usize,
+                _ => eval_pairs.push(pair),
+            }
+        }
+        let kind = match name {
+            "random" | "greedy" if !eval_pairs.is_empty() => {
+                return Err(err(format!("unknown key in {:?} (known: nodes, depth, movetime, hash)", eval_pairs[0])))
+            }
+            "random" => PlayerKind::Random,
+            "greedy" => PlayerKind::Greedy,
+            _ => PlayerKind::Search(EvalSpec::from_parts(spec, name, &eval_pairs).map_err(|e| {
+                err(format!("{} (players: hce, random, greedy; limits: nodes, depth, movetime, hash)", e.problem))
+            })?),
+        };
+        if limits == Limits::default() {
+            limits = default_limits;
+        }
+        if matches!(kind, PlayerKind::Search(_)) && limits == Limits::default() {
+            return Err(err("a searching player needs a limit (nodes, depth or movetime)".to_string()));
+        }
+        Ok(PlayerSpec { kind, limits, hash_mb })
+    }
+
+    /// A fresh player for one game.
+    pub fn build(&self) -> Player {
+        let searcher = match &self.kind {
+            PlayerKind::Search(eval) => Some(Searcher::new(eval.build(), SearchConfig { hash_mb: self.hash_mb })),
+            _ => None,
+        };
+        Player { spec: self.clone(), searcher, greedy: Hce::default() }
+    }
+}
+
+impl fmt::Display for PlayerSpec {
+    /// The spec in the form [`PlayerSpec::parse`] reads, limits included.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            PlayerKind::Random => f.write_str("random"),
+            PlayerKind::Greedy => f.write_str("greedy"),
+            PlayerKind::Search(EvalSpec::Hce(w)) => {
+                write!(f, "hce@{}", self.limits)?;
+                if *w != HceWeights::default() {
+                    write!(f, ",{}", w.describe())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A player's decision.
+#[derive(Clone, Copy, Debug)]
+pub struct Choice {
+    pub mv: Move,
+    /// The search's score, mover's view (none for the baselines).
+    pub score: Option<Score>,
+}
+
+/// A player ready to choose moves in one game.
+pub struct Player {
+    spec: PlayerSpec,
+    searcher: Option<Searcher<Box<dyn Evaluator>>>,
+    greedy: Hce,
+}
+
+impl Player {
+    pub fn spec(&self) -> &PlayerSpec {
+        &self.spec
+    }
+
+    /// Forgets what earlier games taught the searcher (tables, killers,
+    /// history), so that every game can be reproduced on its own.
+    pub fn new_game(&mut self) {
+        if let Some(s) = &mut self.searcher {
+            s.clear();
+        }
+    }
+
+    /// Chooses a move in `game`'s current position; `None` when there is none.
+    pub fn choose(&mut self, game: &Game, rng: &mut impl Rng) -> Option<Choice> {
+        let pos = game.position();
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        match self.spec.kind {
+            PlayerKind::Random => moves.choose(rng).map(|&mv| Choice { mv, score: None }),
+            PlayerKind::Greedy => {
+                let scored: Vec<(i32, Move)> = moves
+                    .iter()
+                    .map(|&mv| {
+                        let child = pos.play(mv);
+                        let score = if child.is_lost() {
+                            i32::MAX
+                        } else if child.has_capture(&BRAINKING_RULES) {
+                            // The opponent must capture next: count what we
+                            // keep, without looking at what it takes.
+                            100 * (child.pieces(pos.side_to_move()).count() as i32
+                                - child.pieces(child.side_to_move()).count() as i32)
+                        } else {
+                            -self.greedy.evaluate(&child)
+                        };
+                        (score, mv)
+                    })
+                    .collect();
+                let best = scored.iter().map(|s| s.0).max()?;
+                let ties: Vec<Move> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
+                ties.choose(rng).map(|&mv| Choice { mv, score: None })
+            }
+            PlayerKind::Search(_) => {
+                let searcher = self.searcher.as_mut()?;
+                let result = searcher.search(game, self.spec.limits, |_| {});
+                result.best.map(|mv| Choice { mv, score: Some(result.score) })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print() {
+        let d = Limits::nodes(1000);
+        let p = PlayerSpec::parse("hce@nodes=500", d).unwrap();
+        assert_eq!(p.limits, Limits::nodes(500));
+        assert_eq!(p.to_string(), "hce@nodes=500");
+        assert_eq!(PlayerSpec::parse("hce", d).unwrap().limits, d);
+        let w = PlayerSpec::parse("hce@depth=4,mobility=9", d).unwrap();
+        assert_eq!(w.to_string(), format!("hce@depth=4,{}", {
+            let mut x = HceWeights::default();
+            x.set("mobility", 9);
+            x.describe()
+        }));
+        assert_eq!(PlayerSpec::parse("random", d).unwrap().kind, PlayerKind::Random);
+        for bad in ["hce@nodes=x", "hce@bogus=1", "alphazero", "greedy@mobility=3", "hce@nodes"] {
+            assert!(PlayerSpec::parse(bad, d).is_err(), "{bad}");
+        }
+        assert!(PlayerSpec::parse("hce", Limits::default()).is_err());
+    }
+}
