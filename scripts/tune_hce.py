@@ -48,6 +48,8 @@ def main():
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--start", default="", help="comma-separated name=value overrides to start from")
     args = p.parse_args()
+    # The hand-set starting point of the first tuning run; pass --start to
+    # continue from the current defaults instead.
     weights = {"advance": 4, "last_row": -30, "mobility": 3, "threat": 12, "hanging": -20,
                "defended": 4, "blocked": -6, "in_play": 10, "tempo": 5}
     for pair in filter(None, args.start.split(",")):

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use alq_engine::{perft, Position};
+use alq_engine::{perft, Hce, Limits, Position, SearchConfig, Searcher};
 
 /// Positions and depths of the perft part of the workload.
 const PERFT_WORK: [(&str, u32); 4] = [
@@ -13,6 +13,15 @@ const PERFT_WORK: [(&str, u32); 4] = [
     ("BBBBB/BB.BB/W..WW/W..WW/WWBWW b", 7),
     ("BB.../BBB.B/B.B../WWW.W/W.W.W b", 7),
     ("B.B.B/BBB.B/...../.WWW./WWW.W w", 7),
+];
+
+/// Positions of the search part: the start and middlegames, each searched
+/// to a fixed depth with the handcrafted evaluator and a fresh 16 MiB table.
+const SEARCH_WORK: [(&str, u32); 4] = [
+    ("BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", 16),
+    ("BBBBB/BB.BB/W..WW/W..WW/WWBWW b", 14),
+    ("BB.../BBB.B/B.B../WWW.W/W.W.W b", 14),
+    ("B.B.B/BBB.B/...../.WWW./WWW.W w", 12),
 ];
 
 #[derive(Args)]
@@ -27,9 +36,26 @@ pub fn bench(_args: BenchArgs) -> anyhow::Result<()> {
         eprintln!("  perft {depth} {text}: {count}");
         nodes += count;
     }
+    let perft_secs = started.elapsed().as_secs_f64();
+    let search_started = Instant::now();
+    let mut search_nodes = 0u64;
+    for (text, depth) in SEARCH_WORK {
+        let pos: Position = text.parse()?;
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 16 });
+        let r = searcher.search_position(&pos, Limits::depth(depth));
+        let best = r.best.map_or("none".to_string(), |m| m.to_string());
+        eprintln!("  search depth {depth} {text}: {} nodes, {best} {}", r.nodes, r.score);
+        search_nodes += r.nodes;
+    }
+    let search_secs = search_started.elapsed().as_secs_f64();
     let secs = started.elapsed().as_secs_f64();
-    println!("nodes {nodes}");
+    let rate = |n: u64, s: f64| (n as f64 / s.max(1e-9)).round() as u64;
+    println!("perft_nodes {nodes}");
+    println!("perft_nps {}", rate(nodes, perft_secs));
+    println!("search_nodes {search_nodes}");
+    println!("search_nps {}", rate(search_nodes, search_secs));
+    println!("nodes {}", nodes + search_nodes);
     println!("time_ms {}", (secs * 1000.0).round() as u64);
-    println!("nps {}", (nodes as f64 / secs.max(1e-9)).round() as u64);
+    println!("nps {}", rate(nodes + search_nodes, secs));
     Ok(())
 }

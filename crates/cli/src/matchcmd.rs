@@ -7,7 +7,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_engine::{GameConfig, Limits};
-use alq_selfplay::{openings, run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt};
+use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt};
 
 #[derive(Args)]
 pub struct MatchArgs {
@@ -55,6 +55,9 @@ pub struct MatchArgs {
     /// Cap on a game's length in plies (a draw when reached).
     #[arg(long, value_name = "PLIES", default_value_t = 400)]
     max_plies: u32,
+    /// Also write every game to this games file (records format).
+    #[arg(long, value_name = "FILE.csv")]
+    save_games: Option<PathBuf>,
     /// Also write the result as JSON.
     #[arg(long, value_name = "FILE.json")]
     out: Option<PathBuf>,
@@ -97,7 +100,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
             .expect("valid template"),
     );
     let report = pool.install(|| {
-        run_match(&config, |p| {
+        run_match_with_games(&config, |p| {
             bar.set_position(p.tally.games());
             let mut msg = format!("score {:.1}%, Elo {:+.0}", 100.0 * p.tally.score(), p.tally.elo());
             if let Some(s) = p.sprt {
@@ -107,7 +110,18 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         })
     })?;
     bar.finish_and_clear();
+    let (report, games) = report;
     print_report(&report);
+    if let Some(path) = &args.save_games {
+        if path.exists() {
+            bail!("{} exists; choose a new file for --save-games", path.display());
+        }
+        let mut writer = alq_records::RecordWriter::append(path)?;
+        for g in &games {
+            writer.write(g)?;
+        }
+        writer.sync()?;
+    }
     if let Some(path) = &args.out {
         let json = serde_json::to_string_pretty(&report)?;
         alq_records::write_atomic(path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;

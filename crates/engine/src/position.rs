@@ -130,18 +130,25 @@ impl Position {
     /// exist, are the only legal moves. Allocates nothing unless `list` grows
     /// past its inline capacity.
     pub fn generate(&self, rules: &Rules, list: &mut MoveList) {
-        let start = list.len();
-        self.generate_captures(rules, list);
-        if list.len() == start {
+        self.generate_with_capturers(rules, self.capturers(rules), list);
+    }
+
+    /// [`Position::generate`] when [`Position::capturers`] is already known.
+    #[inline]
+    pub fn generate_with_capturers(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList) {
+        if capturers.is_empty() {
             self.generate_simple(rules, list);
+        } else {
+            self.generate_captures_from(rules, capturers, list);
         }
     }
 
     /// The number of legal moves, without building simple moves one by one.
     pub fn count_moves(&self, rules: &Rules) -> u64 {
-        if self.has_capture(rules) {
+        let capturers = self.capturers(rules);
+        if !capturers.is_empty() {
             let mut list = MoveList::new();
-            self.generate_captures(rules, &mut list);
+            self.generate_captures_from(rules, capturers, &mut list);
             list.len() as u64
         } else {
             let s = self.side.index();
@@ -153,13 +160,23 @@ impl Position {
     /// Whether the side to move has a capture (and so must capture).
     #[inline]
     pub fn has_capture(&self, rules: &Rules) -> bool {
+        !self.capturers(rules).is_empty()
+    }
+
+    /// The pieces of the side to move that can make a first jump.
+    #[inline]
+    pub fn capturers(&self, rules: &Rules) -> Bitboard {
         let s = self.side.index();
         let (ours, them, empty) = (self.pieces[s], self.pieces[1 - s], self.empty());
-        rules.first_jump_shifts[s].iter().any(|sh| {
+        let mut from = Bitboard::EMPTY;
+        for sh in &rules.first_jump_shifts[s] {
+            let whole = Shift { delta: sh.delta, from: Bitboard::ALL };
+            // Landing points two steps along, then back to where the jump starts.
             let over = sh.apply(ours).intersection(them);
-            let land = Shift { delta: sh.delta, from: Bitboard::ALL }.apply(over);
-            !land.intersection(empty).is_empty()
-        })
+            let land = whole.apply(over).intersection(empty);
+            from = from.union(whole.back(whole.back(land)));
+        }
+        from
     }
 
     /// Whether the side to move has no legal move (and so has lost).
@@ -167,7 +184,9 @@ impl Position {
         !self.has_capture(&BRAINKING_RULES) && !self.simple_moves_exist(&BRAINKING_RULES)
     }
 
-    fn simple_moves_exist(&self, rules: &Rules) -> bool {
+    /// Whether the side to move has a simple move (captures aside).
+    #[inline]
+    pub fn simple_moves_exist(&self, rules: &Rules) -> bool {
         let s = self.side.index();
         let (ours, empty) = (self.pieces[s], self.empty());
         rules.step_shifts[s].iter().any(|sh| !sh.apply(ours).intersection(empty).is_empty())
@@ -183,13 +202,13 @@ impl Position {
         }
     }
 
-    fn generate_captures(&self, rules: &Rules, list: &mut MoveList) {
+    fn generate_captures_from(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList) {
         let s = self.side.index();
         let them = self.pieces[1 - s];
         // The origin stays unavailable for landing during the whole move, so it
         // is simply never added to the free set.
         let free = self.empty();
-        for from in self.pieces[s] {
+        for from in capturers {
             let first = list.len();
             let mut search = CaptureSearch { rules, side: s, origin: from, list, first };
             search.extend(from, them, free, Bitboard::EMPTY, 0, 0);

@@ -127,6 +127,14 @@ impl Shift {
         let bits = bb.0 & self.from.0;
         Bitboard(if self.delta >= 0 { bits << self.delta } else { bits >> (-self.delta) })
     }
+
+    /// The inverse step: the points from which one step along the direction
+    /// reaches `bb` (ignoring `from`).
+    #[inline(always)]
+    pub fn back(self, bb: Bitboard) -> Bitboard {
+        let bits = bb.0;
+        Bitboard((if self.delta >= 0 { bits >> self.delta } else { bits << (-self.delta) }) & Bitboard::ALL.0)
+    }
 }
 
 /// The neighbour of `p` in direction `d` when a line joins them.

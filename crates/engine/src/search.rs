@@ -337,9 +337,10 @@ impl<E: Evaluator> Searcher<E> {
                 return alpha;
             }
         }
-        let forced_capture = pos.has_capture(rules);
+        let capturers = pos.capturers(rules);
+        let forced_capture = !capturers.is_empty();
         if (depth <= 0 && !forced_capture) || ply >= MAX_PLY {
-            if !forced_capture && pos.is_lost() {
+            if !forced_capture && !pos.simple_moves_exist(rules) {
                 return -MATE + ply as i32;
             }
             return self.eval.evaluate(pos);
@@ -347,7 +348,10 @@ impl<E: Evaluator> Searcher<E> {
 
         let pv_node = beta - alpha > 1;
         let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(pos.hash()) {
+        // Forced-capture nodes below the horizon are many and short-lived; the
+        // table is consulted only at nodes with depth left.
+        let use_tt = depth > 0;
+        if let Some(entry) = if use_tt { self.tt.probe(pos.hash()) } else { None } {
             if entry.has_move {
                 tt_move = Some(entry.best);
             }
@@ -365,7 +369,7 @@ impl<E: Evaluator> Searcher<E> {
         }
 
         let mut moves = MoveList::new();
-        pos.generate(rules, &mut moves);
+        pos.generate_with_capturers(rules, capturers, &mut moves);
         if moves.is_empty() {
             return -MATE + ply as i32;
         }
@@ -403,6 +407,9 @@ impl<E: Evaluator> Searcher<E> {
             let mv = moves[i];
 
             let child = pos.play(mv);
+            if depth > 1 {
+                self.tt.prefetch(child.hash());
+            }
             let child_quiet = if mv.is_progress() { 0 } else { quiet + 1 };
             self.eval.make(pos, mv, &child);
             self.path.push(child.hash());
@@ -454,7 +461,9 @@ impl<E: Evaluator> Searcher<E> {
         } else {
             Bound::Upper
         };
-        self.tt.store(pos.hash(), depth.max(0), score_to_tt(best_score, ply), bound, best_move);
+        if use_tt {
+            self.tt.store(pos.hash(), depth, score_to_tt(best_score, ply), bound, best_move);
+        }
         best_score
     }
 }

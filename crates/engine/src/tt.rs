@@ -88,6 +88,20 @@ impl TranspositionTable {
         self.generation = self.generation.wrapping_add(1);
     }
 
+    /// Asks the processor to fetch the entry of `key` into cache ahead of a
+    /// probe, so the miss overlaps with other work.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let ptr = &self.entries[key as usize & self.mask] as *const Entry as *const i8;
+            // SAFETY: prefetching is a hint; the address is of a live element.
+            unsafe { std::arch::x86_64::_mm_prefetch(ptr, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let e = self.entries[key as usize & self.mask];

@@ -27,7 +27,7 @@ pub mod players;
 pub mod stats;
 
 pub use generate::{merge, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
-pub use matches::{game_seed, run_match, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
+pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;
 pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError};
 pub use stats::{Sprt, SprtDecision, SprtState, Tally};

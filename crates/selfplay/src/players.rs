@@ -8,7 +8,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use thiserror::Error;
 
-use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Score, SearchConfig, Searcher, BRAINKING_RULES};
+use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Score, SearchConfig, Searcher};
 
 /// A spec that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -66,8 +66,8 @@ impl EvalSpec {
 pub enum PlayerKind {
     /// A uniformly random legal move.
     Random,
-    /// The move whose resulting position the handcrafted evaluator likes best
-    /// (one ply, no search); ties broken at random.
+    /// One ply greedy for material: a move that wins at once, else the
+    /// capture that takes the most pieces, else any move; ties at random.
     Greedy,
     /// Alpha-beta search with an evaluator.
     Search(EvalSpec),
@@ -130,7 +130,7 @@ impl PlayerSpec {
             PlayerKind::Search(eval) => Some(Searcher::new(eval.build(), SearchConfig { hash_mb: self.hash_mb })),
             _ => None,
         };
-        Player { spec: self.clone(), searcher, greedy: Hce::default() }
+        Player { spec: self.clone(), searcher }
     }
 }
 
@@ -163,7 +163,6 @@ pub struct Choice {
 pub struct Player {
     spec: PlayerSpec,
     searcher: Option<Searcher<Box<dyn Evaluator>>>,
-    greedy: Hce,
 }
 
 impl Player {
@@ -189,25 +188,11 @@ impl Player {
         match self.spec.kind {
             PlayerKind::Random => moves.choose(rng).map(|&mv| Choice { mv, score: None }),
             PlayerKind::Greedy => {
-                let scored: Vec<(i32, Move)> = moves
-                    .iter()
-                    .map(|&mv| {
-                        let child = pos.play(mv);
-                        let score = if child.is_lost() {
-                            i32::MAX
-                        } else if child.has_capture(&BRAINKING_RULES) {
-                            // The opponent must capture next: count what we
-                            // keep, without looking at what it takes.
-                            100 * (child.pieces(pos.side_to_move()).count() as i32
-                                - child.pieces(child.side_to_move()).count() as i32)
-                        } else {
-                            -self.greedy.evaluate(&child)
-                        };
-                        (score, mv)
-                    })
-                    .collect();
-                let best = scored.iter().map(|s| s.0).max()?;
-                let ties: Vec<Move> = scored.iter().filter(|s| s.0 == best).map(|s| s.1).collect();
+                // Greedy for material: the move that wins at once, else the
+                // one that captures most; ties at random.
+                let value = |mv: &Move| if pos.play(*mv).is_lost() { u32::MAX } else { mv.jumps() as u32 };
+                let best = moves.iter().map(value).max()?;
+                let ties: Vec<Move> = moves.iter().copied().filter(|m| value(m) == best).collect();
                 ties.choose(rng).map(|&mv| Choice { mv, score: None })
             }
             PlayerKind::Search(_) => {

@@ -1,0 +1,187 @@
+//! Search: proven wins against an exhaustive minimax, determinism, and the
+//! score scale.
+
+use alq_engine::{Bitboard, Game, GameConfig, Hce, Limits, Move, Point, Position, Score, SearchConfig, Searcher, Side};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Exhaustive minimax without draw rules: the number of plies in which the
+/// side to move forces a win (the opponent left without a move), if it can
+/// within `depth` plies.
+fn forced_win(pos: &Position, depth: u32) -> Option<u32> {
+    if depth == 0 {
+        return None;
+    }
+    let mut best: Option<u32> = None;
+    for &mv in pos.legal_moves().iter() {
+        let child = pos.play(mv);
+        let plies = if child.is_lost() { Some(1) } else { forced_loss(&child, depth - 1).map(|p| p + 1) };
+        if let Some(p) = plies {
+            best = Some(best.map_or(p, |b| b.min(p)));
+        }
+    }
+    best
+}
+
+/// The number of plies until the side to move loses if every reply loses
+/// within `depth` plies (it delays as long as it can).
+fn forced_loss(pos: &Position, depth: u32) -> Option<u32> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(0);
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut worst = 0;
+    for &mv in moves.iter() {
+        let p = forced_win(&pos.play(mv), depth - 1)?;
+        worst = worst.max(p + 1);
+    }
+    Some(worst)
+}
+
+fn winning_moves(pos: &Position, plies: u32) -> Vec<Move> {
+    pos.legal_moves()
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let child = pos.play(mv);
+            (plies == 1 && child.is_lost()) || (plies > 1 && forced_loss(&child, plies - 1) == Some(plies - 1))
+        })
+        .collect()
+}
+
+fn random_small(rng: &mut ChaCha8Rng) -> Position {
+    let mut points: Vec<u8> = (0..25).collect();
+    points.shuffle(rng);
+    let (nw, nb) = (rng.gen_range(1..=3), rng.gen_range(1..=3));
+    let bb = |s: &[u8]| s.iter().fold(Bitboard::EMPTY, |b, &i| b.with(Point::new(i).unwrap()));
+    Position::from_parts(bb(&points[..nw]), bb(&points[nw..nw + nb]), Side::White)
+}
+
+#[test]
+fn searcher_finds_the_forced_wins_minimax_proves() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut checked = 0;
+    let mut longest = 0;
+    while checked < 150 {
+        let pos = random_small(&mut rng);
+        if pos.is_lost() {
+            continue;
+        }
+        let Some(plies) = forced_win(&pos, 5) else { continue };
+        if plies < 3 {
+            continue; // not a plan, just a capture
+        }
+        let winning = winning_moves(&pos, plies);
+        assert!(!winning.is_empty());
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+        let result = searcher.search_position(&pos, Limits::depth(plies + 2));
+        assert_eq!(result.score, Score::Win(plies), "{pos}");
+        assert!(winning.contains(&result.best.unwrap()), "{pos}: {} is not winning", result.best.unwrap());
+        // The losing side sees its loss from the other side.
+        let reply = pos.play(result.best.unwrap());
+        if !reply.is_lost() {
+            let r = searcher.search_position(&reply, Limits::depth(plies + 2));
+            assert_eq!(r.score, Score::Loss(plies - 1), "{reply}");
+        }
+        checked += 1;
+        longest = longest.max(plies);
+    }
+    assert_eq!(longest, 5, "the sample includes wins of five plies");
+}
+
+#[test]
+fn fixed_limits_are_deterministic() {
+    let game = {
+        let mut g = Game::new(Position::start(), GameConfig::default());
+        for m in ["d3-c3", "b3xd3", "e3xc3"] {
+            g.play_text(m).unwrap();
+        }
+        g
+    };
+    for limits in [Limits::depth(9), Limits::nodes(20_000)] {
+        let runs: Vec<_> = (0..3)
+            .map(|_| {
+                let mut s = Searcher::new(Hce::default(), SearchConfig::default());
+                let r = s.search(&game, limits, |_| {});
+                (r.best, r.score, r.nodes, r.depth, r.pv)
+            })
+            .collect();
+        assert_eq!(runs[0], runs[1]);
+        assert_eq!(runs[1], runs[2]);
+        if let Some(n) = limits.nodes {
+            // The node limit is respected to within one node.
+            assert!(runs[0].2 <= n + 1, "{} nodes", runs[0].2);
+        }
+    }
+}
+
+#[test]
+fn iterations_are_reported_and_pv_is_legal() {
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig::default());
+    let game = Game::new(Position::start(), GameConfig::default());
+    let mut depths = Vec::new();
+    let result = searcher.search(&game, Limits::depth(8), |it| depths.push(it.depth));
+    assert_eq!(depths, (1..=8).collect::<Vec<_>>());
+    let mut pos = Position::start();
+    assert!(!result.pv.is_empty());
+    for mv in &result.pv {
+        assert!(pos.legal_moves().contains(mv), "pv move {mv} illegal in {pos}");
+        pos = pos.play(*mv);
+    }
+    assert_eq!(result.best, result.pv.first().copied());
+}
+
+#[test]
+fn draw_rules_of_the_game_reach_into_the_search() {
+    // White's only move is the sideways a4-b4; Black is two pieces up.
+    let pos: Position = "B..../W..../B.B../...../..... w".parse().unwrap();
+    assert_eq!(pos.legal_moves().len(), 1);
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig::default());
+    let normal = searcher.search(&Game::new(pos, GameConfig::default()), Limits::depth(4), |_| {});
+    assert!(matches!(normal.score, Score::Cp(cp) if cp < -50), "{:?}", normal.score);
+    // With a no-progress limit of one ply, that sideways move draws at once.
+    let strict = GameConfig { no_progress_limit: Some(1), max_plies: None };
+    let drawn = searcher.search(&Game::new(pos, strict), Limits::depth(4), |_| {});
+    assert_eq!(drawn.score, Score::Cp(0));
+    // A ply cap one move away draws as well.
+    let capped = GameConfig { no_progress_limit: None, max_plies: Some(1) };
+    assert_eq!(searcher.search(&Game::new(pos, capped), Limits::depth(4), |_| {}).score, Score::Cp(0));
+}
+
+#[test]
+fn positions_repeated_in_the_game_score_as_draws() {
+    // Both sides shuffle on ranks with room; the game has seen the position
+    // after White's a1-b1 already, so a line that repeats it is a draw.
+    let start: Position = "B.B.B/...../...../...../W...W w".parse().unwrap();
+    let mut game = Game::new(start, GameConfig::default());
+    for m in ["a1-b1", "a5-b5", "b1-a1", "b5-a5"] {
+        game.play_text(m).unwrap();
+    }
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig::default());
+    let with_history = searcher.search(&game, Limits::depth(1), |_| {});
+    let fresh = searcher.search(&Game::new(game.position(), GameConfig::default()), Limits::depth(1), |_| {});
+    // At depth 1 every move is scored by the evaluator, except a1-b1, whose
+    // result stood on the board before and is now a draw.
+    assert_ne!(with_history.score, fresh.score);
+    assert!(matches!(fresh.score, Score::Cp(cp) if cp < -50), "Black is a piece up: {:?}", fresh.score);
+    assert_eq!(with_history.score, Score::Cp(0));
+    assert_eq!(with_history.best.unwrap().to_string(), "a1-b1");
+}
+
+#[test]
+fn score_text_and_scale() {
+    assert_eq!(Score::Cp(-35).to_string(), "cp -35");
+    assert_eq!(Score::Win(7).to_string(), "win 7");
+    assert_eq!(Score::Loss(2).to_string(), "loss 2");
+    assert!(Score::Win(3).to_internal() > Score::Win(5).to_internal(), "faster wins are better");
+    assert!(Score::Loss(5).to_internal() > Score::Loss(3).to_internal(), "slower losses are better");
+    assert!(Score::Win(99).to_internal() > Score::Cp(5000).to_internal());
+    for s in [Score::Cp(12), Score::Win(4), Score::Loss(9)] {
+        assert_eq!(Score::from_internal(s.to_internal()), s);
+        assert_eq!(s.negate().negate(), s);
+    }
+}
