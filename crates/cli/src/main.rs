@@ -11,6 +11,7 @@ mod matchcmd;
 mod perft;
 mod play;
 mod players;
+mod report;
 mod selfplay;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
@@ -39,6 +40,10 @@ enum Command {
     /// Work with game record files: merge shards, statistics.
     #[command(subcommand)]
     Records(selfplay::RecordsCommand),
+    /// Report on White's advantage and the openings: JSON, CSV, SVG plots, HTML and Markdown.
+    Report(report::ReportArgs),
+    /// Evaluate every position up to K plies and write an opening book (CSV).
+    Openings(report::OpeningsArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
 }
@@ -62,6 +67,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::play(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Records(cmd) => selfplay::records(cmd),
+        Command::Report(args) => report::report(args),
+        Command::Openings(args) => report::openings(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -144,3 +144,29 @@ fn play_takes_moves_and_saves_finished_games() {
     let (games, _) = alq_records::read_all(&[save], false).unwrap();
     assert_eq!(games.len(), 1);
 }
+
+#[test]
+fn report_and_openings_write_their_files() {
+    let dir = tmp_dir("report");
+    let out = dir.join("report");
+    // The fixture folder holds no file named games.csv: nothing to report is an error.
+    let run = alq(&["report", "--games", "../report/tests/data", "--out", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no games files"));
+    let run = alq(&["report", "--games", "../report/tests/data/selfplay.csv", "../report/tests/data/match.csv", "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout(&run).starts_with("games 40 "), "{}", stdout(&run));
+    for name in ["summary.json", "openings.csv", "report.html", "report.md", "game_length.svg"] {
+        assert!(out.join(name).exists(), "{name}");
+    }
+    let book = dir.join("book.csv");
+    let run = alq(&["openings", "--depth", "3", "--nodes", "500", "--out", book.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = std::fs::read_to_string(&book).unwrap();
+    // The start, then 4, 5 and 6 distinct positions after 1, 2 and 3 plies.
+    assert_eq!(text.lines().count(), 1 + 1 + 4 + 5 + 6, "{text}");
+    assert!(text.starts_with("line,plies,position,score,best_move,exact_value\n"));
+    let m = alq(&["match", "--a", "hce@nodes=200", "--b", "random", "--games", "4", "--book", book.to_str().unwrap(), "--quiet"]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    assert_eq!(alq(&["report", "--games", "no-such-file.csv", "--out", out.to_str().unwrap()]).status.code(), Some(2));
+}

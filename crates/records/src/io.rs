@@ -30,8 +30,8 @@ pub const COLUMNS: [&str; 15] = [
 /// A problem with a games file, naming the file and, where it applies, the line.
 #[derive(Debug, Error)]
 pub enum RecordError {
-    #[error("{}: {source}", file.display())]
-    Io { file: PathBuf, source: std::io::Error },
+    #[error("{}: {error}", file.display())]
+    Io { file: PathBuf, error: std::io::Error },
     #[error("{}:{line}: {problem}", file.display())]
     Bad { file: PathBuf, line: u64, problem: String },
 }
@@ -49,7 +49,7 @@ pub struct RecordReader {
 
 impl RecordReader {
     pub fn open(path: &Path) -> Result<RecordReader, RecordError> {
-        let file = File::open(path).map_err(|source| RecordError::Io { file: path.to_path_buf(), source })?;
+        let file = File::open(path).map_err(|error| RecordError::Io { file: path.to_path_buf(), error })?;
         let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(file);
         let header_error = match reader.headers() {
             Err(e) => Some(RecordError::Bad { file: path.to_path_buf(), line: 1, problem: format!("header: {e}") }),
@@ -133,7 +133,7 @@ pub fn read_all(paths: &[PathBuf], skip_bad: bool) -> Result<(Vec<ReplayedGame>,
 /// Cuts a file that ends in the middle of a row (a write cut short by a
 /// kill) back to its last complete row. A missing file is left missing.
 pub fn truncate_partial_row(path: &Path) -> Result<(), RecordError> {
-    let io = |source| RecordError::Io { file: path.to_path_buf(), source };
+    let io = |error| RecordError::Io { file: path.to_path_buf(), error };
     let mut file = match OpenOptions::new().read(true).write(true).open(path) {
         Ok(f) => f,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -160,7 +160,7 @@ impl RecordWriter {
     /// empty. A file that ends in the middle of a row (a write cut short) is
     /// cut back to its last complete row first.
     pub fn append(path: &Path) -> Result<RecordWriter, RecordError> {
-        let io = |source| RecordError::Io { file: path.to_path_buf(), source };
+        let io = |error| RecordError::Io { file: path.to_path_buf(), error };
         truncate_partial_row(path)?;
         let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
         let empty = file.metadata().map_err(io)?.len() == 0;
@@ -177,13 +177,13 @@ impl RecordWriter {
         self.writer
             .serialize(record)
             .map_err(|e| RecordError::Bad { file: self.file.clone(), line: 0, problem: e.to_string() })?;
-        self.writer.flush().map_err(|source| RecordError::Io { file: self.file.clone(), source })
+        self.writer.flush().map_err(|error| RecordError::Io { file: self.file.clone(), error })
     }
 
     /// Flushes and syncs the file to disk.
     pub fn sync(&mut self) -> Result<(), RecordError> {
-        self.writer.flush().map_err(|source| RecordError::Io { file: self.file.clone(), source })?;
-        self.writer.get_ref().sync_all().map_err(|source| RecordError::Io { file: self.file.clone(), source })
+        self.writer.flush().map_err(|error| RecordError::Io { file: self.file.clone(), error })?;
+        self.writer.get_ref().sync_all().map_err(|error| RecordError::Io { file: self.file.clone(), error })
     }
 }
 

@@ -16,6 +16,7 @@ use alq_engine::{Game, GameConfig, Limits, Position, Score, SearchConfig, Search
 use alq_records::{truncate_partial_row, write_atomic, GameRecord, RecordError, RecordReader, RecordWriter};
 
 use crate::matches::game_seed;
+use crate::openings::Opening;
 use crate::players::{PlayerKind, PlayerSpec, SpecError};
 
 /// How the first moves of each game are chosen.
@@ -28,11 +29,15 @@ pub struct OpeningConfig {
     pub temperature_plies: u32,
     /// Softmax temperature in centipawns for those moves (higher: more varied).
     pub temperature: f64,
+    /// An opening book (as written by `alq openings`, or one line of moves per
+    /// row); empty for none. Game i starts with line i modulo the book's
+    /// size, then the random and sampled plies follow.
+    pub book: String,
 }
 
 impl Default for OpeningConfig {
     fn default() -> OpeningConfig {
-        OpeningConfig { random_plies: 4, temperature_plies: 0, temperature: 100.0 }
+        OpeningConfig { random_plies: 4, temperature_plies: 0, temperature: 100.0, book: String::new() }
     }
 }
 
@@ -146,20 +151,40 @@ pub enum SelfplayError {
     Spec(#[from] SpecError),
     #[error(transparent)]
     Record(#[from] RecordError),
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {error}", path.display())]
+    Io { path: PathBuf, error: std::io::Error },
     #[error("{0}")]
     Invalid(String),
 }
 
-/// Plays game `index` of a run. The same config and index always give the
-/// same record.
-pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, index: u64) -> GameRecord {
+/// Reads the run's opening book, if it names one.
+pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError> {
+    if config.opening.book.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let path = Path::new(config.opening.book.trim());
+    let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
+    crate::openings::parse_book(&text).map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
+}
+
+/// Plays game `index` of a run. The same config, book and index always give
+/// the same record.
+pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], index: u64) -> GameRecord {
     let seed = game_seed(config.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game = Game::new(Position::start(), config.game_config());
     let mut scores: Vec<Option<Score>> = Vec::new();
     let mut opening_plies = 0;
+    if !book.is_empty() {
+        let line = &book[(index % book.len() as u64) as usize];
+        for &mv in &line.moves {
+            if game.is_over() || game.play(mv).is_err() {
+                break;
+            }
+            scores.push(None);
+            opening_plies += 1;
+        }
+    }
     for _ in 0..config.opening.random_plies {
         let moves = game.position().legal_moves();
         let Some(&mv) = moves.choose(&mut rng) else { break };
@@ -268,9 +293,10 @@ pub fn run_selfplay(
 ) -> Result<u64, SelfplayError> {
     let io = |path: &Path| {
         let path = path.to_path_buf();
-        move |source| SelfplayError::Io { path: path.clone(), source }
+        move |error| SelfplayError::Io { path: path.clone(), error }
     };
     let spec = config.player_spec()?;
+    let book = load_book(config)?;
     std::fs::create_dir_all(out).map_err(io(out))?;
     let games_path = out.join("games.csv");
     let run_path = out.join("run.toml");
@@ -332,7 +358,7 @@ pub fn run_selfplay(
         if state.lock().map(|s| s.error.is_some()).unwrap_or(true) {
             return;
         }
-        let record = play_game(config, &spec, index);
+        let record = play_game(config, &spec, &book, index);
         let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
         let s = &mut *guard;
         s.pending.insert(index, record);
@@ -404,7 +430,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, SelfplayError> {
     }
     let tmp = out.with_extension("csv.tmp");
     if tmp.exists() {
-        std::fs::remove_file(&tmp).map_err(|source| SelfplayError::Io { path: tmp.clone(), source })?;
+        std::fs::remove_file(&tmp).map_err(|error| SelfplayError::Io { path: tmp.clone(), error })?;
     }
     {
         let mut writer = RecordWriter::append(&tmp)?;
@@ -413,6 +439,6 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, SelfplayError> {
         }
         writer.sync()?;
     }
-    std::fs::rename(&tmp, out).map_err(|source| SelfplayError::Io { path: out.to_path_buf(), source })?;
+    std::fs::rename(&tmp, out).map_err(|error| SelfplayError::Io { path: out.to_path_buf(), error })?;
     Ok(records.len() as u64)
 }

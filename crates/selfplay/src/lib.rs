@@ -20,6 +20,7 @@
 //! println!("{:+.0} Elo", report.elo);
 //! ```
 
+pub mod book;
 pub mod generate;
 pub mod matches;
 pub mod openings;

@@ -34,14 +34,16 @@ impl Opening {
     }
 }
 
-/// Every distinct position exactly `plies` plies from the start where the
-/// game goes on, each with the first line (in sorted move order) reaching it.
-pub fn all_after(plies: u32) -> Vec<Opening> {
-    let mut frontier = vec![(Position::start(), Vec::<Move>::new())];
-    for _ in 0..plies {
+/// Every distinct position 0..=depth plies from the start, with the first
+/// line (in sorted move order) reaching it, in breadth-first order.
+/// (A position reached at two depths appears at each.)
+pub fn tree(depth: u32) -> Vec<(Vec<Move>, Position)> {
+    let mut all = vec![(Vec::new(), Position::start())];
+    let mut frontier = all.clone();
+    for _ in 0..depth {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
-        for (pos, line) in &frontier {
+        for (line, pos) in &frontier {
             let mut moves: Vec<Move> = pos.legal_moves().into_iter().collect();
             moves.sort_by_key(|m| m.to_string());
             for mv in moves {
@@ -49,13 +51,24 @@ pub fn all_after(plies: u32) -> Vec<Opening> {
                 if seen.insert(child) {
                     let mut l = line.clone();
                     l.push(mv);
-                    next.push((child, l));
+                    next.push((l, child));
                 }
             }
         }
+        all.extend(next.iter().cloned());
         frontier = next;
     }
-    frontier.into_iter().filter(|(p, _)| !p.is_lost()).map(|(_, moves)| Opening { moves }).collect()
+    all
+}
+
+/// Every distinct position exactly `plies` plies from the start where the
+/// game goes on, each with the first line (in sorted move order) reaching it.
+pub fn all_after(plies: u32) -> Vec<Opening> {
+    tree(plies)
+        .into_iter()
+        .filter(|(line, p)| line.len() == plies as usize && !p.is_lost())
+        .map(|(moves, _)| Opening { moves })
+        .collect()
 }
 
 /// `plies` uniformly random moves from the start (fewer if the game ends).

@@ -1,0 +1,123 @@
+//! `alq report` and `alq openings`.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use anyhow::{bail, Context};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use alq_selfplay::{book, EvalSpec};
+
+
+#[derive(Args)]
+pub struct ReportArgs {
+    /// Games files, or folders searched recursively for files named games.csv.
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    games: Vec<PathBuf>,
+    /// Output folder: summary.json, openings.csv, *.svg, report.html, report.md.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Depth of the opening tree in plies.
+    #[arg(long, value_name = "PLIES", default_value_t = 6)]
+    depth: usize,
+    /// Worker threads for replaying games (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress display.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn report(args: ReportArgs) -> anyhow::Result<()> {
+    if args.depth == 0 || args.depth > 40 {
+        bail!("--depth must be between 1 and 40");
+    }
+    let files = alq_report::game_files(&args.games).context("cannot list the games")?;
+    if files.is_empty() {
+        bail!("no games files found (folders are searched for files named games.csv)");
+    }
+    let pool = crate::thread_pool(args.threads)?;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos} games read ({per_sec})").expect("valid template"));
+    let started = std::time::Instant::now();
+    let collected = pool.install(|| alq_report::collect(&files, args.depth, |n| bar.set_position(n)))?;
+    bar.finish_and_clear();
+    let report = alq_report::Report::new(&collected, &files, &Default::default());
+    report.write(&args.out)?;
+    eprintln!(
+        "{} games from {} file(s) in {:.1} s; report in {}",
+        report.games,
+        files.len(),
+        started.elapsed().as_secs_f64(),
+        args.out.join("report.html").display()
+    );
+    println!(
+        "games {} white_wins {} black_wins {} draws {} white_score {:.4} [{:.4}, {:.4}]",
+        report.games,
+        report.white_wins,
+        report.black_wins,
+        report.draws,
+        report.white_score,
+        report.rates.white_score.ci95[0],
+        report.rates.white_score.ci95[1]
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct OpeningsArgs {
+    /// Explore every distinct position up to this many plies from the start.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=12))]
+    depth: u32,
+    /// Nodes per position (the default limit: 20000).
+    #[arg(long, value_name = "N", conflicts_with_all = ["search_depth", "movetime"])]
+    nodes: Option<u64>,
+    /// Search depth per position instead of nodes.
+    #[arg(long, value_name = "D", conflicts_with = "movetime")]
+    search_depth: Option<u32>,
+    /// Milliseconds per position instead of nodes (not reproducible).
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Evaluator (see `alq analyze --help`).
+    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    eval: String,
+    /// The opening book to write (CSV: line, plies, position, score,
+    /// best_move, exact_value).
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
+    let eval = EvalSpec::parse(&args.eval)?;
+    let limits = match (args.nodes, args.search_depth, args.movetime) {
+        (_, Some(d), _) => alq_engine::Limits::depth(d.max(1)),
+        (_, _, Some(ms)) => alq_engine::Limits::movetime(std::time::Duration::from_millis(ms.max(1))),
+        (n, _, _) => alq_engine::Limits::nodes(n.unwrap_or(20_000).max(1)),
+    };
+    let total = book::positions(args.depth).len() as u64;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} positions, eta {eta}")
+            .expect("valid template"),
+    );
+    let done = AtomicU64::new(0);
+    let pool = crate::thread_pool(args.threads)?;
+    let entries = pool.install(|| {
+        book::build(args.depth, &eval, limits, || {
+            bar.set_position(done.fetch_add(1, Ordering::Relaxed) + 1);
+        })
+    });
+    bar.finish_and_clear();
+    alq_records::write_atomic(&args.out, book::to_csv(&entries).as_bytes())
+        .with_context(|| format!("cannot write {}", args.out.display()))?;
+    let proven = entries.iter().filter(|e| !e.exact_value.is_empty()).count();
+    eprintln!("{} positions ({proven} with a proven value) written to {}", entries.len(), args.out.display());
+    Ok(())
+}

@@ -1,0 +1,118 @@
+//! The report's plots, as SVG text (plotters' SVG backend).
+
+use plotters::prelude::*;
+
+/// One category with a value and its 95 % interval.
+pub struct Point95 {
+    pub label: String,
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+}
+
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 420;
+
+fn text_err<E: std::fmt::Debug>(e: E) -> String {
+    format!("plot: {e:?}")
+}
+
+/// Values with interval bars per category, and an optional reference line.
+pub fn intervals(
+    title: &str,
+    x_desc: &str,
+    y_desc: &str,
+    points: &[Point95],
+    reference: Option<(f64, &str)>,
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let n = points.len().max(1) as f64;
+        let labels: Vec<String> = points.iter().map(|p| p.label.clone()).collect();
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..n - 0.5, 0f64..1f64)
+            .map_err(text_err)?;
+        chart
+            .configure_mesh()
+            .x_desc(x_desc)
+            .y_desc(y_desc)
+            .x_labels(points.len().clamp(1, 40))
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < labels.len() {
+                    labels[i as usize].clone()
+                } else {
+                    String::new()
+                }
+            })
+            .disable_x_mesh()
+            .draw()
+            .map_err(text_err)?;
+        if let Some((y, name)) = reference {
+            chart
+                .draw_series(LineSeries::new(vec![(-0.5, y), (n - 0.5, y)], RED.stroke_width(1)))
+                .map_err(text_err)?
+                .label(name)
+                .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], RED));
+        }
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                ErrorBar::new_vertical(i as f64, p.lo, p.value, p.hi, BLUE.filled(), 10)
+            }))
+            .map_err(text_err)?
+            .label("White's score, 95 % interval")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLUE));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(text_err)?;
+        root.present().map_err(text_err)?;
+    }
+    Ok(svg)
+}
+
+/// A histogram of game lengths in plies, in bins of `bin` plies.
+pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, String> {
+    let bin = bin.max(1);
+    let mut bins: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
+    for &(plies, games) in lengths {
+        *bins.entry(plies / bin * bin).or_insert(0) += games;
+    }
+    let max_x = bins.keys().last().copied().unwrap_or(0) + bin;
+    let max_y = bins.values().copied().max().unwrap_or(1).max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 20))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(64)
+            .build_cartesian_2d(0u64..max_x, 0u64..max_y + max_y / 10 + 1)
+            .map_err(text_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("game length (plies)")
+            .y_desc("games")
+            .disable_x_mesh()
+            .draw()
+            .map_err(text_err)?;
+        chart
+            .draw_series(bins.iter().map(|(&x, &y)| {
+                Rectangle::new([(x, 0), (x + bin, y)], BLUE.mix(0.6).filled())
+            }))
+            .map_err(text_err)?;
+        root.present().map_err(text_err)?;
+    }
+    Ok(svg)
+}

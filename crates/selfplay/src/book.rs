@@ -1,0 +1,74 @@
+//! Opening books: every distinct position up to a depth, evaluated by the
+//! searcher, as a CSV that matches and self-play read as their openings.
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use alq_engine::{Game, GameConfig, Position, Score, SearchConfig, Searcher};
+
+use crate::players::EvalSpec;
+
+/// One position of the book.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BookEntry {
+    /// Moves from the start (the first line, in sorted move order, that
+    /// reaches the position), space-separated.
+    pub line: String,
+    pub plies: usize,
+    pub position: String,
+    /// The search score, side to move's view (`cp N`, `win P`, `loss P`).
+    pub score: String,
+    pub best_move: String,
+    /// `win P` or `loss P` when the search proved it, `loss 0` for a finished
+    /// game; empty otherwise.
+    pub exact_value: String,
+}
+
+pub use crate::openings::tree as positions;
+
+/// Evaluates every position up to `depth` plies with `eval` at `limits`
+/// (a fresh searcher each, in parallel; deterministic for node or depth
+/// limits). `on_done` is called after each position.
+pub fn build(
+    depth: u32,
+    eval: &EvalSpec,
+    limits: alq_engine::Limits,
+    on_done: impl Fn() + Sync,
+) -> Vec<BookEntry> {
+    let positions = positions(depth);
+    positions
+        .par_iter()
+        .map(|(line, pos)| {
+            let mut game = Game::new(Position::start(), GameConfig::default());
+            for &mv in line {
+                game.play(mv).expect("lines are legal");
+            }
+            let text = line.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ");
+            let (score, best) = if game.is_over() {
+                (Score::Loss(0), None)
+            } else {
+                let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 8 });
+                let r = searcher.search(&game, limits, |_| {});
+                (r.score, r.best)
+            };
+            on_done();
+            BookEntry {
+                line: text,
+                plies: line.len(),
+                position: pos.to_string(),
+                score: score.to_string(),
+                best_move: best.map_or(String::new(), |m| m.to_string()),
+                exact_value: if score.is_proven() { score.to_string() } else { String::new() },
+            }
+        })
+        .collect()
+}
+
+/// The book as CSV text.
+pub fn to_csv(entries: &[BookEntry]) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    for e in entries {
+        w.serialize(e).expect("book rows serialise");
+    }
+    String::from_utf8(w.into_inner().expect("writing to memory")).expect("utf-8")
+}
