@@ -36,9 +36,9 @@ pub struct AnalyzeArgs {
     position: String,
     #[command(flatten)]
     limits: LimitArgs,
-    /// Evaluator: `hce` (handcrafted), optionally with weights, e.g.
-    /// `hce@mobility=4,tempo=0`.
-    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    /// Evaluator: `nn` (the shipped network), a network file (`.alqnet`), or
+    /// `hce` (handcrafted), optionally with weights, e.g. `hce@mobility=4`.
+    #[arg(long, value_name = "EVAL", default_value = "nn")]
     eval: String,
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64)]

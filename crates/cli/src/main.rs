@@ -5,6 +5,12 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+// The trainer allocates many short-lived tensor buffers; mimalloc keeps freed
+// memory instead of returning it, which made training about 1.6 times faster
+// than with the system allocator (see the README's figures).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod analyze;
 mod bench;
 mod matchcmd;
@@ -13,6 +19,7 @@ mod play;
 mod players;
 mod report;
 mod selfplay;
+mod train;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
 /// played by BrainKing's rules.
@@ -44,6 +51,8 @@ enum Command {
     Report(report::ReportArgs),
     /// Evaluate every position up to K plies and write an opening book (CSV).
     Openings(report::OpeningsArgs),
+    /// Train the value network on games (burn) and export it for the engine.
+    Train(train::TrainArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
 }
@@ -68,6 +77,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Records(cmd) => selfplay::records(cmd),
         Command::Report(args) => report::report(args),
+        Command::Train(args) => train::run(args),
         Command::Openings(args) => report::openings(args),
     };
     match result {

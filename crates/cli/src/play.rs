@@ -31,8 +31,9 @@ pub struct PlayArgs {
     /// Engine time per move in milliseconds.
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
-    /// Engine evaluator (see `alq analyze --help`).
-    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    /// Engine evaluator: `nn` (the shipped network), a network file, or `hce`
+    /// (see `alq analyze --help`).
+    #[arg(long, value_name = "EVAL", default_value = "nn")]
     eval: String,
     /// Start position text.
     #[arg(long, value_name = "TEXT", default_value = START_TEXT)]

@@ -23,6 +23,7 @@ mod error;
 mod eval;
 mod game;
 mod moves;
+mod nn;
 mod perft;
 mod position;
 mod rules;
@@ -37,6 +38,7 @@ pub use search::{Iteration, Limits, Score, SearchConfig, SearchResult, Searcher,
 pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
+pub use nn::{feature, features, fnv1a64, Layer, Network, NetworkError, NnEvaluator, INPUTS, SCORE_SCALE};
 pub use perft::{perft, perft_divide, perft_parallel, perft_with};
 pub use position::{Position, START_TEXT};
 pub use rules::{Jump, JumpList, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES};

@@ -37,7 +37,7 @@ pub struct OpeningConfig {
 
 impl Default for OpeningConfig {
     fn default() -> OpeningConfig {
-        OpeningConfig { random_plies: 4, temperature_plies: 0, temperature: 100.0, book: String::new() }
+        OpeningConfig { random_plies: 6, temperature_plies: 10, temperature: 50.0, book: String::new() }
     }
 }
 
@@ -198,7 +198,8 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
     player.new_game();
     if config.opening.temperature_plies > 0 {
         if let PlayerKind::Search(eval) = &spec.kind {
-            let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: spec.hash_mb });
+            // Short searches of every move: a small table is enough.
+            let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 1 });
             for _ in 0..config.opening.temperature_plies {
                 if game.is_over() {
                     break;
@@ -244,7 +245,6 @@ fn sample_by_score(
                 None => Score::Cp(0),
             }
         } else {
-            searcher.clear();
             let r = searcher.search(&child, per_move, |_| {});
             match r.score.negate() {
                 Score::Win(p) => Score::Win(p + 1),

@@ -32,3 +32,14 @@ pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, Match
 pub use openings::Opening;
 pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError};
 pub use stats::{Sprt, SprtDecision, SprtState, Tally};
+
+/// The network shipped with the program (trained by `alq pipeline` with
+/// `configs/full.toml`), embedded at compile time.
+pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../../../data/networks/default.alqnet");
+
+/// The shipped network, read once.
+pub fn default_network() -> Result<std::sync::Arc<alq_engine::Network>, alq_engine::NetworkError> {
+    static NET: std::sync::OnceLock<Result<std::sync::Arc<alq_engine::Network>, alq_engine::NetworkError>> =
+        std::sync::OnceLock::new();
+    NET.get_or_init(|| alq_engine::Network::from_bytes(DEFAULT_NETWORK).map(std::sync::Arc::new)).clone()
+}

@@ -2,13 +2,15 @@
 //! greedy baselines, described by a text spec such as `hce@nodes=500`.
 
 use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 use thiserror::Error;
 
-use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Score, SearchConfig, Searcher};
+use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, Score, SearchConfig, Searcher};
 
 /// A spec that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -22,6 +24,8 @@ pub struct SpecError {
 #[derive(Clone, Debug, PartialEq)]
 pub enum EvalSpec {
     Hce(HceWeights),
+    /// A value network (the shipped default, or one read from a file).
+    Network(Arc<Network>),
 }
 
 impl EvalSpec {
@@ -50,13 +54,33 @@ impl EvalSpec {
                 }
                 Ok(EvalSpec::Hce(weights))
             }
-            other => Err(err(format!("unknown evaluator {other:?}: expected hce"))),
+            "nn" | "" if !pairs.is_empty() => Err(err(format!("a network takes no settings, found {:?}", pairs[0]))),
+            "nn" => Ok(EvalSpec::Network(crate::default_network().map_err(|e| err(e.to_string()))?)),
+            path if path.ends_with(".alqnet") || Path::new(path).is_file() => {
+                if !pairs.is_empty() {
+                    return Err(err(format!("a network takes no settings, found {:?}", pairs[0])));
+                }
+                let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read network file {path}: {e}")))?;
+                let net = Network::from_bytes(&bytes).map_err(|e| err(format!("network file {path}: {e}")))?;
+                Ok(EvalSpec::Network(Arc::new(net)))
+            }
+            other => Err(err(format!("unknown evaluator {other:?}: expected hce, nn or a network file (.alqnet)"))),
+        }
+    }
+
+    /// A short description: `hce`, `hce[weights]` or `nn:<network id>`.
+    pub fn describe(&self) -> String {
+        match self {
+            EvalSpec::Hce(w) if *w == HceWeights::default() => "hce".to_string(),
+            EvalSpec::Hce(w) => format!("hce[{}]", w.describe()),
+            EvalSpec::Network(net) => format!("nn:{}", net.id()),
         }
     }
 
     pub fn build(&self) -> Box<dyn Evaluator> {
         match self {
             EvalSpec::Hce(w) => Box::new(Hce::new(*w)),
+            EvalSpec::Network(net) => Box::new(NnEvaluator::new(net.clone())),
         }
     }
 }
@@ -83,7 +107,8 @@ pub struct PlayerSpec {
 }
 
 impl PlayerSpec {
-    /// Reads `NAME[@key=value,...]`. NAME is `hce`, `random` or `greedy`.
+    /// Reads `NAME[@key=value,...]`. NAME is `hce`, `nn` (the shipped
+    /// network), a network file (`.alqnet`), `random` or `greedy`.
     /// Keys: `nodes`, `depth`, `movetime` (ms), `hash` (MiB), and for `hce`
     /// any handcrafted weight by name. `default_limits` applies when the spec
     /// names no limit of its own.
@@ -147,6 +172,7 @@ impl fmt::Display for PlayerSpec {
                 }
                 Ok(())
             }
+            PlayerKind::Search(net @ EvalSpec::Network(_)) => write!(f, "{}@{}", net.describe(), self.limits),
         }
     }
 }

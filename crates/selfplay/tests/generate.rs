@@ -13,6 +13,7 @@ fn dir(name: &str) -> PathBuf {
 
 fn config(games: u64) -> SelfplayConfig {
     let mut c = SelfplayConfig { games, nodes: 200, seed: 9, ..SelfplayConfig::default() };
+    c.opening.random_plies = 4;
     c.opening.temperature_plies = 2;
     c
 }

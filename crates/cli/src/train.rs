@@ -1,0 +1,90 @@
+//! `alq train`: fit the value network on self-play records.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use alq_train::{train, Event, TrainConfig};
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Training settings (TOML); see configs/train.toml. Flags override it.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Games files, or folders searched recursively for files named games.csv.
+    #[arg(long, value_name = "PATH", num_args = 1.., required = true)]
+    data: Vec<PathBuf>,
+    /// Output folder: config.toml, metrics.csv, checkpoint/, network.alqnet.
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Continue the run in --out from its last checkpoint.
+    #[arg(long)]
+    resume: bool,
+    /// Override the number of epochs.
+    #[arg(long, value_name = "N")]
+    epochs: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+pub fn load_config(path: Option<&PathBuf>) -> anyhow::Result<TrainConfig> {
+    match path {
+        None => Ok(TrainConfig::default()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read config {}", p.display()))?;
+            toml::from_str(&text).with_context(|| format!("config {}", p.display()))
+        }
+    }
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    let mut config = load_config(args.config.as_ref())?;
+    if let Some(e) = args.epochs {
+        config.epochs = e;
+    }
+    let files = alq_report::game_files(&args.data).context("cannot list the data")?;
+    let pool = crate::thread_pool(args.threads)?;
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}")
+            .expect("valid template"),
+    );
+    let mut train_samples = 0;
+    let summary = pool.install(|| {
+        train(&config, &files, &args.out, args.resume, |event| match event {
+            Event::Counted { train_samples: t, validation_samples: v } => {
+                train_samples = t;
+                bar.println(format!("{t} training and {v} validation positions"));
+            }
+            Event::EpochStart { epoch, epochs } => {
+                bar.set_prefix(format!("epoch {epoch}/{epochs}"));
+                bar.set_length(train_samples);
+                bar.reset();
+            }
+            Event::Batch { samples, loss } => {
+                bar.set_position(samples);
+                bar.set_message(format!("loss {loss:.5}"));
+            }
+            Event::EpochEnd(m) => bar.println(format!(
+                "epoch {}: train loss {:.5}, validation loss {:.5}, lr {:.2e}, {:.0} samples/s",
+                m.epoch, m.train_loss, m.validation_loss, m.learning_rate, m.samples_per_second
+            )),
+        })
+    })?;
+    bar.finish_and_clear();
+    eprintln!(
+        "best validation loss {:.5} at epoch {} of {}{}; network: {}",
+        summary.best_validation_loss,
+        summary.best_epoch,
+        summary.epochs_done,
+        if summary.stopped_early { " (stopped early)" } else { "" },
+        summary.network.display()
+    );
+    Ok(())
+}

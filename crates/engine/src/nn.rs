@@ -1,0 +1,445 @@
+//! The neural value network: its file format, a plain-Rust forward pass, and
+//! [`NnEvaluator`], which keeps the first layer up to date incrementally as
+//! the search makes and takes back moves (the NNUE idea).
+//!
+//! # Inputs
+//!
+//! [`INPUTS`] = 50 features, seen from one side (the *perspective*): feature
+//! `q` is an own piece on point `q`, feature `25 + q` an opponent piece, where
+//! `q` is the point itself for White's perspective and the point mirrored
+//! top-bottom (`rank -> 6 - rank`) for Black's, so that "own pieces move up"
+//! for both. The network is evaluated from the side to move's perspective.
+//!
+//! # Architecture
+//!
+//! `50 -> h1 -> ... -> 1`: every layer is affine, every hidden layer is
+//! followed by a clipped ReLU (`clamp(x, 0, 1)`); the output is a logit of
+//! the side to move's expected score. The engine's centipawns are
+//! `logit * SCORE_SCALE`, matching the trainer's target `sigmoid(cp / SCORE_SCALE)`.
+//!
+//! # File format (version 1, little-endian)
+//!
+//! | bytes | content |
+//! |---|---|
+//! | 8 | magic `ALQNET\x1a\n` |
+//! | 4 | format version, `1` |
+//! | 4 | length `n` of the architecture description |
+//! | n | description, UTF-8: `inputs=50;layers=128,32,1;activation=crelu;scale=200` |
+//! | 8 | architecture hash: FNV-1a 64 of the description |
+//! | … | per layer: weights as f32, `[inputs][outputs]` (input-major, burn's layout), then the biases |
+//! | 8 | checksum: FNV-1a 64 of every byte before it |
+
+use std::fmt;
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use crate::eval::Evaluator;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::search::MAX_PLY;
+use crate::types::{Point, Side};
+
+/// Number of input features.
+pub const INPUTS: usize = 50;
+/// Centipawns per unit of the network's output logit.
+pub const SCORE_SCALE: f32 = 200.0;
+/// The file's first bytes.
+pub const MAGIC: &[u8; 8] = b"ALQNET\x1a\n";
+/// The format version this engine reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a network file was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum NetworkError {
+    #[error("not an Alquerque Lab network file (bad magic bytes)")]
+    BadMagic,
+    #[error("network format version {found} is not supported (this engine reads version {FORMAT_VERSION})")]
+    Version { found: u32 },
+    #[error("the network file is truncated: {0}")]
+    Truncated(String),
+    #[error("bad architecture description {description:?}: {problem}")]
+    Architecture { description: String, problem: String },
+    #[error("architecture hash mismatch: the file says {found:016x}, its description hashes to {expected:016x}")]
+    ArchitectureHash { found: u64, expected: u64 },
+    #[error("checksum mismatch: the file is damaged (stored {found:016x}, computed {expected:016x})")]
+    Checksum { found: u64, expected: u64 },
+    #[error("{0} trailing bytes after the checksum")]
+    Trailing(usize),
+}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// One affine layer: `out[o] = bias[o] + sum_i in[i] * weights[i * outputs + o]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    pub inputs: usize,
+    pub outputs: usize,
+    /// `[inputs][outputs]`, input-major.
+    pub weights: Vec<f32>,
+    pub bias: Vec<f32>,
+}
+
+impl Layer {
+    pub fn zeros(inputs: usize, outputs: usize) -> Layer {
+        Layer { inputs, outputs, weights: vec![0.0; inputs * outputs], bias: vec![0.0; outputs] }
+    }
+}
+
+/// A value network.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    pub layers: Vec<Layer>,
+}
+
+impl Network {
+    /// A network of zeros with hidden widths `hidden` (the output layer of
+    /// width 1 is added).
+    pub fn zeros(hidden: &[usize]) -> Network {
+        let mut sizes = vec![INPUTS];
+        sizes.extend_from_slice(hidden);
+        sizes.push(1);
+        Network { layers: sizes.windows(2).map(|w| Layer::zeros(w[0], w[1])).collect() }
+    }
+
+    /// The hidden widths, e.g. `[128, 32]`.
+    pub fn hidden(&self) -> Vec<usize> {
+        self.layers[..self.layers.len() - 1].iter().map(|l| l.outputs).collect()
+    }
+
+    /// The architecture description written into the file.
+    pub fn description(&self) -> String {
+        let layers: Vec<String> = self.layers.iter().map(|l| l.outputs.to_string()).collect();
+        format!("inputs={INPUTS};layers={};activation=crelu;scale={}", layers.join(","), SCORE_SCALE)
+    }
+
+    /// The architecture hash (FNV-1a of the description).
+    pub fn architecture_hash(&self) -> u64 {
+        fnv1a64(self.description().as_bytes())
+    }
+
+    /// The network as file bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let description = self.description();
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&(description.len() as u32).to_le_bytes());
+        out.extend_from_slice(description.as_bytes());
+        out.extend_from_slice(&fnv1a64(description.as_bytes()).to_le_bytes());
+        for layer in &self.layers {
+            for w in layer.weights.iter().chain(&layer.bias) {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let checksum = fnv1a64(&out);
+        out.extend_from_slice(&checksum.to_le_bytes());
+        out
+    }
+
+    /// Reads file bytes, refusing anything that is not exactly a valid network.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let mut r = Reader { bytes, at: 0 };
+        if r.take(8, "magic")? != MAGIC {
+            return Err(NetworkError::BadMagic);
+        }
+        let version = r.u32("version")?;
+        if version != FORMAT_VERSION {
+            return Err(NetworkError::Version { found: version });
+        }
+        let len = r.u32("description length")? as usize;
+        if len > 4096 {
+            return Err(NetworkError::Architecture { description: String::new(), problem: format!("{len} bytes long") });
+        }
+        let description = String::from_utf8(r.take(len, "description")?.to_vec()).map_err(|_| {
+            NetworkError::Architecture { description: String::new(), problem: "not UTF-8".to_string() }
+        })?;
+        let found = r.u64("architecture hash")?;
+        let expected = fnv1a64(description.as_bytes());
+        if found != expected {
+            return Err(NetworkError::ArchitectureHash { found, expected });
+        }
+        let sizes = parse_description(&description)?;
+        let mut layers = Vec::new();
+        for w in sizes.windows(2) {
+            let mut layer = Layer::zeros(w[0], w[1]);
+            for v in layer.weights.iter_mut().chain(layer.bias.iter_mut()) {
+                *v = f32::from_le_bytes(r.take(4, "weights")?.try_into().expect("four bytes"));
+            }
+            layers.push(layer);
+        }
+        let body_end = r.at;
+        let stored = r.u64("checksum")?;
+        let computed = fnv1a64(&bytes[..body_end]);
+        if stored != computed {
+            return Err(NetworkError::Checksum { found: stored, expected: computed });
+        }
+        if r.at != bytes.len() {
+            return Err(NetworkError::Trailing(bytes.len() - r.at));
+        }
+        Ok(Network { layers })
+    }
+
+    /// A short identity for records and logs: the checksum of its bytes.
+    pub fn id(&self) -> String {
+        let bytes = self.to_bytes();
+        format!("{:016x}", u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("eight bytes")))
+    }
+
+    /// The output logit for a feature vector of length [`INPUTS`] (0 or 1
+    /// each), computed from scratch.
+    pub fn forward(&self, features: &[f32]) -> f32 {
+        let first = &self.layers[0];
+        let mut acc = first.bias.clone();
+        for (i, &x) in features.iter().enumerate() {
+            if x != 0.0 {
+                for (a, w) in acc.iter_mut().zip(&first.weights[i * first.outputs..(i + 1) * first.outputs]) {
+                    *a += x * w;
+                }
+            }
+        }
+        self.forward_from_first(&acc)
+    }
+
+    /// The rest of the network after the first layer's pre-activations.
+    fn forward_from_first(&self, first: &[f32]) -> f32 {
+        let mut current: Vec<f32> = first.iter().map(|&v| v.clamp(0.0, 1.0)).collect();
+        for (k, layer) in self.layers.iter().enumerate().skip(1) {
+            let mut next = layer.bias.clone();
+            dense(&current, layer, &mut next);
+            if k + 1 < self.layers.len() {
+                for v in &mut next {
+                    *v = v.clamp(0.0, 1.0);
+                }
+            }
+            current = next;
+        }
+        current[0]
+    }
+}
+
+/// `out += input · layer.weights` (input-major weights, so the inner loop
+/// runs over contiguous outputs and vectorises).
+#[inline]
+fn dense(input: &[f32], layer: &Layer, out: &mut [f32]) {
+    for (i, &x) in input.iter().enumerate() {
+        if x != 0.0 {
+            let row = &layer.weights[i * layer.outputs..(i + 1) * layer.outputs];
+            for (o, w) in out.iter_mut().zip(row) {
+                *o += x * w;
+            }
+        }
+    }
+}
+
+fn parse_description(description: &str) -> Result<Vec<usize>, NetworkError> {
+    let bad = |problem: &str| NetworkError::Architecture { description: description.to_string(), problem: problem.to_string() };
+    let mut inputs = None;
+    let mut layers = None;
+    for part in description.split(';') {
+        let (key, value) = part.split_once('=').ok_or_else(|| bad("expected key=value parts"))?;
+        match key {
+            "inputs" => inputs = Some(value.parse::<usize>().map_err(|_| bad("inputs is not a number"))?),
+            "layers" => {
+                layers = Some(
+                    value
+                        .split(',')
+                        .map(|v| v.parse::<usize>().map_err(|_| bad("layers are not numbers")))
+                        .collect::<Result<Vec<_>, _>>()?,
+                )
+            }
+            "activation" if value == "crelu" => {}
+            "activation" => return Err(bad("only the crelu activation is known")),
+            "scale" if value.parse::<f32>().ok() == Some(SCORE_SCALE) => {}
+            "scale" => return Err(bad(&format!("scale must be {SCORE_SCALE}"))),
+            _ => return Err(bad(&format!("unknown key {key:?}"))),
+        }
+    }
+    let inputs = inputs.ok_or_else(|| bad("no inputs"))?;
+    if inputs != INPUTS {
+        return Err(bad(&format!("{inputs} inputs, this engine has {INPUTS} features")));
+    }
+    let layers = layers.ok_or_else(|| bad("no layers"))?;
+    if layers.is_empty() || layers.last() != Some(&1) || layers.iter().any(|&w| w == 0 || w > 4096) {
+        return Err(bad("layers must be widths from 1 to 4096 ending in 1"));
+    }
+    let mut sizes = vec![inputs];
+    sizes.extend(layers);
+    Ok(sizes)
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], NetworkError> {
+        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
+            NetworkError::Truncated(format!("{} bytes, ended while reading the {what}", self.bytes.len()))
+        })?;
+        let slice = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(slice)
+    }
+
+    fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
+        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("four bytes")))
+    }
+
+    fn u64(&mut self, what: &str) -> Result<u64, NetworkError> {
+        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("eight bytes")))
+    }
+}
+
+/// The feature index of a `piece` side's piece on `point`, seen from `perspective`.
+#[inline]
+pub fn feature(perspective: Side, piece: Side, point: Point) -> usize {
+    let q = match perspective {
+        Side::White => point.index(),
+        Side::Black => (4 - point.rank() as usize) * 5 + point.file() as usize,
+    };
+    if piece == perspective {
+        q
+    } else {
+        25 + q
+    }
+}
+
+/// The input features of `pos` from the side to move's perspective.
+pub fn features(pos: &Position) -> [f32; INPUTS] {
+    let mut f = [0.0; INPUTS];
+    let me = pos.side_to_move();
+    for side in Side::BOTH {
+        for p in pos.pieces(side) {
+            f[feature(me, side, p)] = 1.0;
+        }
+    }
+    f
+}
+
+/// Evaluates with a [`Network`], keeping both perspectives' first-layer sums
+/// for every ply of the search, updated from the move instead of recomputed.
+pub struct NnEvaluator {
+    net: Arc<Network>,
+    width: usize,
+    /// `(MAX_PLY + 2)` frames of `[white perspective; black perspective]`.
+    stack: Vec<f32>,
+    top: usize,
+    scratch: Vec<f32>,
+    scratch2: Vec<f32>,
+}
+
+impl NnEvaluator {
+    pub fn new(net: Arc<Network>) -> NnEvaluator {
+        let width = net.layers[0].outputs;
+        NnEvaluator {
+            width,
+            stack: vec![0.0; (MAX_PLY + 2) * 2 * width],
+            top: 0,
+            scratch: vec![0.0; net.layers.iter().map(|l| l.outputs).max().unwrap_or(1)],
+            scratch2: vec![0.0; net.layers.iter().map(|l| l.outputs).max().unwrap_or(1)],
+            net,
+        }
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    fn frame(&mut self, index: usize, perspective: Side) -> &mut [f32] {
+        let start = (index * 2 + perspective.index()) * self.width;
+        &mut self.stack[start..start + self.width]
+    }
+
+    fn add_feature(&mut self, index: usize, perspective: Side, feature: usize, sign: f32) {
+        let w = self.width;
+        let first = &self.net.layers[0];
+        let start = (index * 2 + perspective.index()) * w;
+        let column = &first.weights[feature * w..(feature + 1) * w];
+        for (a, c) in self.stack[start..start + w].iter_mut().zip(column) {
+            *a += sign * c;
+        }
+    }
+
+    fn refresh(&mut self, index: usize, pos: &Position) {
+        for perspective in Side::BOTH {
+            let bias = self.net.layers[0].bias.clone();
+            self.frame(index, perspective).copy_from_slice(&bias);
+            for side in Side::BOTH {
+                for p in pos.pieces(side) {
+                    self.add_feature(index, perspective, feature(perspective, side, p), 1.0);
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for NnEvaluator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NnEvaluator({})", self.net.description())
+    }
+}
+
+impl Evaluator for NnEvaluator {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let w = self.width;
+        let start = (self.top * 2 + pos.side_to_move().index()) * w;
+        let layers = &self.net.layers;
+        let (cur, next) = (&mut self.scratch, &mut self.scratch2);
+        for (c, &a) in cur[..w].iter_mut().zip(&self.stack[start..start + w]) {
+            *c = a.clamp(0.0, 1.0);
+        }
+        let mut width = w;
+        for (k, layer) in layers.iter().enumerate().skip(1) {
+            next[..layer.outputs].copy_from_slice(&layer.bias);
+            dense(&cur[..width], layer, &mut next[..layer.outputs]);
+            if k + 1 < layers.len() {
+                for v in &mut next[..layer.outputs] {
+                    *v = v.clamp(0.0, 1.0);
+                }
+            }
+            std::mem::swap(cur, next);
+            width = layer.outputs;
+        }
+        let cp = cur[0] * SCORE_SCALE;
+        // Keep clear of the proven-result range.
+        cp.clamp(-20_000.0, 20_000.0).round() as i32
+    }
+
+    fn describe(&self) -> String {
+        format!("nn:{}", self.net.id())
+    }
+
+    fn make(&mut self, before: &Position, mv: Move, _after: &Position) {
+        let w = self.width;
+        let (src, dst) = (self.top * 2 * w, (self.top + 1) * 2 * w);
+        self.stack.copy_within(src..src + 2 * w, dst);
+        self.top += 1;
+        let mover = before.side_to_move();
+        for perspective in Side::BOTH {
+            self.add_feature(self.top, perspective, feature(perspective, mover, mv.from()), -1.0);
+            self.add_feature(self.top, perspective, feature(perspective, mover, mv.to()), 1.0);
+            for c in mv.captured() {
+                self.add_feature(self.top, perspective, feature(perspective, mover.opponent(), c), -1.0);
+            }
+        }
+    }
+
+    fn unmake(&mut self) {
+        self.top = self.top.saturating_sub(1);
+    }
+
+    fn reset(&mut self, root: &Position) {
+        self.top = 0;
+        self.refresh(0, root);
+    }
+}

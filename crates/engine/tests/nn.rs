@@ -1,0 +1,108 @@
+//! The network file format and the incremental evaluator.
+
+use std::sync::Arc;
+
+use alq_engine::{
+    features, Evaluator, Game, GameConfig, Limits, Network, NetworkError, NnEvaluator, Position, SearchConfig, Searcher,
+    Side, INPUTS,
+};
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn random_network(hidden: &[usize], seed: u64) -> Network {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut net = Network::zeros(hidden);
+    for layer in &mut net.layers {
+        let scale = 1.0 / (layer.inputs as f32).sqrt();
+        for w in layer.weights.iter_mut().chain(layer.bias.iter_mut()) {
+            *w = rng.gen_range(-scale..scale);
+        }
+    }
+    net
+}
+
+#[test]
+fn file_round_trip_and_refusals() {
+    let net = random_network(&[16, 8], 1);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes).unwrap(), net);
+    assert_eq!(net.description(), "inputs=50;layers=16,8,1;activation=crelu;scale=200");
+
+    assert_eq!(Network::from_bytes(b"PK\x03\x04 a zip file, not a network").unwrap_err(), NetworkError::BadMagic);
+    assert!(matches!(Network::from_bytes(&bytes[..bytes.len() - 5]), Err(NetworkError::Truncated(_))));
+    assert!(matches!(Network::from_bytes(&bytes[..10]), Err(NetworkError::Truncated(_))));
+    let mut flipped = bytes.clone();
+    let mid = bytes.len() / 2;
+    flipped[mid] ^= 0x40;
+    assert!(matches!(Network::from_bytes(&flipped), Err(NetworkError::Checksum { .. })));
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(Network::from_bytes(&version).unwrap_err(), NetworkError::Version { found: 9 });
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert_eq!(Network::from_bytes(&longer).unwrap_err(), NetworkError::Trailing(1));
+    // A description edited without its hash is caught.
+    let mut arch = bytes.clone();
+    let at = arch.windows(9).position(|w| w == b"layers=16").unwrap();
+    arch[at + 7] = b'2';
+    assert!(matches!(Network::from_bytes(&arch), Err(NetworkError::ArchitectureHash { .. })));
+    for e in [NetworkError::BadMagic, NetworkError::Version { found: 2 }] {
+        assert!(!e.to_string().is_empty());
+    }
+}
+
+#[test]
+fn features_are_seen_from_the_side_to_move() {
+    let pos = Position::start();
+    let f = features(&pos);
+    assert_eq!(f.iter().filter(|&&x| x == 1.0).count(), 24);
+    // Black to move in the colour-mirrored start sees the same features.
+    let mirrored = "BBBBB/BBBBB/WW.BB/WWWWW/WWWWW b".parse::<Position>().unwrap();
+    let flipped_start = Position::from_parts(mirrored.pieces(Side::White), mirrored.pieces(Side::Black), Side::Black);
+    let g = features(&flipped_start);
+    // Black's own pieces on its ranks 1-2 (board ranks 5-4) map to features 0-9.
+    assert!(g[..10].iter().all(|&x| x == 1.0));
+    assert_eq!(g.len(), INPUTS);
+}
+
+#[test]
+fn incremental_evaluation_equals_the_forward_pass() {
+    let net = Arc::new(random_network(&[32, 8], 2));
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut nn = NnEvaluator::new(net.clone());
+    for _ in 0..40 {
+        let mut pos = Position::start();
+        nn.reset(&pos);
+        let mut depth = 0;
+        for _ in 0..60 {
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.choose(&mut rng) else { break };
+            let next = pos.play(mv);
+            nn.make(&pos, mv, &next);
+            depth += 1;
+            pos = next;
+            let expected = (net.forward(&features(&pos)) * alq_engine::SCORE_SCALE).round() as i32;
+            assert!((nn.evaluate(&pos) - expected).abs() <= 1, "{pos}");
+        }
+        for _ in 0..depth {
+            nn.unmake();
+        }
+        let start = Position::start();
+        let expected = (net.forward(&features(&start)) * alq_engine::SCORE_SCALE).round() as i32;
+        assert!((nn.evaluate(&start) - expected).abs() <= 1);
+    }
+}
+
+#[test]
+fn the_searcher_runs_on_the_network_deterministically() {
+    let net = Arc::new(random_network(&[32, 8], 4));
+    let game = Game::new(Position::start(), GameConfig::default());
+    let run = || {
+        let mut s = Searcher::new(NnEvaluator::new(net.clone()), SearchConfig::default());
+        let r = s.search(&game, Limits::nodes(30_000), |_| {});
+        (r.best, r.score, r.nodes)
+    };
+    assert_eq!(run(), run());
+    assert!(run().0.is_some());
+}

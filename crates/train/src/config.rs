@@ -1,0 +1,91 @@
+//! The training configuration, as read from `configs/train.toml`.
+
+use serde::{Deserialize, Serialize};
+
+/// Everything that defines a training run. Every key has a default; unknown
+/// keys are an error.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct TrainConfig {
+    /// Hidden layer widths; the first is the incrementally updated layer.
+    pub hidden: Vec<usize>,
+    /// Passes over the training data (at most; early stopping may end sooner).
+    pub epochs: usize,
+    pub batch_size: usize,
+    /// Peak learning rate of the cosine schedule (AdamW).
+    pub learning_rate: f64,
+    /// Learning rate at the end of the schedule.
+    pub min_learning_rate: f64,
+    /// AdamW's decoupled weight decay.
+    pub weight_decay: f32,
+    /// Target = result_weight * game result + (1 - result_weight) *
+    /// sigmoid(search score / 200), both from the side to move's view.
+    pub result_weight: f32,
+    /// Share of games (not positions) held out for validation.
+    pub validation_fraction: f64,
+    /// Stop after this many epochs without a better validation loss.
+    pub patience: usize,
+    /// Samples held for shuffling; memory is bounded by it, not by the data.
+    pub shuffle_buffer: usize,
+    /// Add each training position mirrored left-right with probability 1/2
+    /// instead of as it is (the rules are symmetric).
+    pub mirror: bool,
+    /// Leave out the positions before random opening moves.
+    pub skip_opening: bool,
+    /// Leave out positions where the side to move must capture (the engine
+    /// never evaluates those).
+    pub skip_forced_captures: bool,
+    pub seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> TrainConfig {
+        TrainConfig {
+            hidden: vec![64, 16],
+            epochs: 20,
+            batch_size: 1024,
+            learning_rate: 0.002,
+            min_learning_rate: 0.0001,
+            weight_decay: 0.0001,
+            result_weight: 0.5,
+            validation_fraction: 0.1,
+            patience: 3,
+            shuffle_buffer: 200_000,
+            mirror: true,
+            skip_opening: true,
+            skip_forced_captures: true,
+            seed: 1,
+        }
+    }
+}
+
+impl TrainConfig {
+    /// Checks the values; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.hidden.is_empty() || self.hidden.iter().any(|&w| w == 0 || w > 4096) {
+            return Err("hidden: one or more widths from 1 to 4096".into());
+        }
+        if self.epochs == 0 {
+            return Err("epochs: at least 1".into());
+        }
+        if self.batch_size == 0 {
+            return Err("batch_size: at least 1".into());
+        }
+        if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
+            return Err("learning_rate: in (0, 1]".into());
+        }
+        if !(self.min_learning_rate >= 0.0 && self.min_learning_rate <= self.learning_rate) {
+            return Err("min_learning_rate: between 0 and learning_rate".into());
+        }
+        if !(0.0..=1.0).contains(&self.result_weight) {
+            return Err("result_weight: between 0 and 1".into());
+        }
+        if !(self.validation_fraction > 0.0 && self.validation_fraction < 1.0) {
+            return Err("validation_fraction: strictly between 0 and 1".into());
+        }
+        if self.shuffle_buffer == 0 {
+            return Err("shuffle_buffer: at least 1".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,145 @@
+//! Streaming training data: games are read and replayed file by file, split
+//! into training and validation by game, turned into (features, target)
+//! samples, and shuffled through a bounded buffer.
+
+use std::path::PathBuf;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use alq_engine::{features, fnv1a64, Score, INPUTS, SCORE_SCALE};
+use alq_records::{GameRecord, RecordError, RecordReader, SampleOptions, Samples};
+
+use crate::config::TrainConfig;
+
+/// Which games a pass reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Train,
+    Validation,
+}
+
+/// Whether a game belongs to the validation set: decided by the game alone
+/// (its id and seed), never by position.
+pub fn is_validation(record: &GameRecord, fraction: f64) -> bool {
+    let h = fnv1a64(format!("{}:{}", record.id, record.seed).as_bytes());
+    ((h % 1_000_000) as f64) < fraction * 1_000_000.0
+}
+
+/// The training target for a position: the result blended with the squashed
+/// search score (the result alone where there is no score).
+pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
+    let from_score = match score {
+        None => return result,
+        Some(Score::Win(_)) => 1.0,
+        Some(Score::Loss(_)) => 0.0,
+        Some(Score::Cp(cp)) => 1.0 / (1.0 + (-(cp as f32) / SCORE_SCALE).exp()),
+    };
+    result_weight * result + (1.0 - result_weight) * from_score
+}
+
+/// A batch: `features` is `[n][INPUTS]` flattened, `targets` is `[n]`.
+pub struct Batch<'a> {
+    pub features: &'a [f32],
+    pub targets: &'a [f32],
+}
+
+impl Batch<'_> {
+    pub fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.targets.is_empty()
+    }
+}
+
+/// Streams one pass over `part` of the games in `files`, calling `on_batch`
+/// with batches of `batch_size` (the last may be smaller). Training passes
+/// are shuffled through the buffer and mirrored at random, seeded by `seed`;
+/// validation passes are neither. Returns the number of samples.
+pub fn for_each_batch<E: From<RecordError>>(
+    files: &[PathBuf],
+    part: Part,
+    config: &TrainConfig,
+    seed: u64,
+    mut on_batch: impl FnMut(Batch) -> Result<(), E>,
+) -> Result<u64, E> {
+    let train = part == Part::Train;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut samples = Samples::new(SampleOptions {
+        skip_opening: config.skip_opening,
+        skip_forced_captures: config.skip_forced_captures,
+        dedup: false,
+    });
+    let capacity = if train { config.shuffle_buffer.max(config.batch_size) } else { config.batch_size };
+    let mut buffer: Vec<([f32; INPUTS], f32)> = Vec::with_capacity(capacity);
+    let mut xs = Vec::with_capacity(config.batch_size * INPUTS);
+    let mut ys = Vec::with_capacity(config.batch_size);
+    let mut count = 0u64;
+    let mut emit = |buffer: &mut Vec<([f32; INPUTS], f32)>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
+        while buffer.len() >= capacity || (all && !buffer.is_empty()) {
+            xs.clear();
+            ys.clear();
+            if train {
+                while ys.len() < config.batch_size && !buffer.is_empty() {
+                    let (f, t) = buffer.swap_remove(rng.gen_range(0..buffer.len()));
+                    xs.extend_from_slice(&f);
+                    ys.push(t);
+                }
+            } else {
+                let n = config.batch_size.min(buffer.len());
+                for (f, t) in buffer.drain(..n) {
+                    xs.extend_from_slice(&f);
+                    ys.push(t);
+                }
+            }
+            count += ys.len() as u64;
+            on_batch(Batch { features: &xs, targets: &ys })?;
+            if !all && buffer.len() < capacity {
+                break;
+            }
+        }
+        Ok(())
+    };
+    for file in files {
+        for game in RecordReader::open(file)? {
+            let game = game?;
+            if is_validation(&game.record, config.validation_fraction) == train {
+                continue;
+            }
+            for s in samples.of_game(&game) {
+                let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
+                buffer.push((features(&pos), target(s.result, s.score, config.result_weight)));
+                if buffer.len() >= capacity {
+                    emit(&mut buffer, &mut rng, false)?;
+                }
+            }
+        }
+    }
+    emit(&mut buffer, &mut rng, true)?;
+    Ok(count)
+}
+
+/// Counts the samples of each part without building them (for progress and
+/// the learning-rate schedule).
+pub fn count(files: &[PathBuf], config: &TrainConfig) -> Result<(u64, u64), RecordError> {
+    let mut samples = Samples::new(SampleOptions {
+        skip_opening: config.skip_opening,
+        skip_forced_captures: config.skip_forced_captures,
+        dedup: false,
+    });
+    let (mut train, mut validation) = (0, 0);
+    for file in files {
+        for game in RecordReader::open(file)? {
+            let game = game?;
+            let n = samples.of_game(&game).len() as u64;
+            if is_validation(&game.record, config.validation_fraction) {
+                validation += n;
+            } else {
+                train += n;
+            }
+        }
+    }
+    Ok((train, validation))
+}

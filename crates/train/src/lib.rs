@@ -1,0 +1,23 @@
+//! # alq-train
+//!
+//! Fits the value network on self-play records with burn (the only crate of
+//! the workspace that uses it) and exports it to the engine's network format.
+//! The default backend is burn's pure-Rust `flex` CPU backend; the `cuda` and
+//! `wgpu` features of this crate add GPU backends for users who have one.
+//!
+//! ```no_run
+//! use alq_train::{train, TrainConfig};
+//! let files = vec![std::path::PathBuf::from("data/selfplay/games.csv")];
+//! let summary = train(&TrainConfig::default(), &files, std::path::Path::new("data/train"), false, |_| {}).unwrap();
+//! println!("best validation loss {:.4}", summary.best_validation_loss);
+//! ```
+
+mod config;
+mod data;
+mod model;
+mod train;
+
+pub use config::TrainConfig;
+pub use data::{count, for_each_batch, is_validation, target, Batch, Part};
+pub use model::ValueNet;
+pub use train::{train, EpochMetrics, Event, TrainError, TrainSummary};

@@ -1,0 +1,314 @@
+//! The training loop: AdamW with a cosine schedule, streamed batches, a
+//! validation pass and an atomically written checkpoint per epoch, early
+//! stopping, resume, and export of the best network.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use burn::lr_scheduler::cosine::CosineAnnealingLrSchedulerConfig;
+use burn::optim::{AdamWConfig, GradientsParams};
+use burn::prelude::*;
+use burn::tensor::activation::sigmoid;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use alq_engine::{fnv1a64, INPUTS};
+use alq_records::{write_atomic, RecordError};
+
+use crate::config::TrainConfig;
+use crate::data::{count, for_each_batch, Batch, Part};
+use crate::model::ValueNet;
+
+#[derive(Debug, Error)]
+pub enum TrainError {
+    #[error(transparent)]
+    Records(#[from] RecordError),
+    #[error("{}: {error}", path.display())]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("config: {0}")]
+    Config(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("checkpoint {}: {error}", path.display())]
+    Checkpoint { path: PathBuf, error: String },
+}
+
+/// One epoch's figures, as written to `metrics.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EpochMetrics {
+    pub epoch: usize,
+    pub train_loss: f64,
+    pub validation_loss: f64,
+    pub learning_rate: f64,
+    pub train_samples: u64,
+    pub seconds: f64,
+    pub samples_per_second: f64,
+}
+
+/// What a checkpoint remembers besides the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    epochs_done: usize,
+    best_validation_loss: f64,
+    best_epoch: usize,
+    epochs_without_improvement: usize,
+    stopped_early: bool,
+    history: Vec<EpochMetrics>,
+}
+
+/// Progress reports.
+pub enum Event<'a> {
+    Counted { train_samples: u64, validation_samples: u64 },
+    EpochStart { epoch: usize, epochs: usize },
+    Batch { samples: u64, loss: f64 },
+    EpochEnd(&'a EpochMetrics),
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct TrainSummary {
+    pub epochs_done: usize,
+    pub best_epoch: usize,
+    pub best_validation_loss: f64,
+    pub stopped_early: bool,
+    pub history: Vec<EpochMetrics>,
+    /// The exported best network.
+    pub network: PathBuf,
+}
+
+fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
+    move |error| TrainError::Io { path: path.to_path_buf(), error }
+}
+
+/// The mean squared error between sigmoid(logits) and the targets.
+fn batch_loss(model: &ValueNet, batch: &Batch, device: &Device) -> Tensor<1> {
+    let n = batch.len();
+    let x = Tensor::<2>::from_data(TensorData::new(batch.features.to_vec(), [n, INPUTS]), device);
+    let y = Tensor::<2>::from_data(TensorData::new(batch.targets.to_vec(), [n, 1]), device);
+    (sigmoid(model.forward(x)) - y).square().mean()
+}
+
+/// Trains on `files` into `out`: `config.toml` (resolved config and data),
+/// `metrics.csv`, `checkpoint/` (the last epoch), `network.alqnet` (the epoch
+/// with the best validation loss). With `resume`, continues from the last
+/// checkpoint; without it, refuses a folder that already holds a run.
+pub fn train(
+    config: &TrainConfig,
+    files: &[PathBuf],
+    out: &Path,
+    resume: bool,
+    mut progress: impl FnMut(Event),
+) -> Result<TrainSummary, TrainError> {
+    config.validate().map_err(TrainError::Config)?;
+    if files.is_empty() {
+        return Err(TrainError::Invalid("no training data given".into()));
+    }
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    let checkpoint = out.join("checkpoint");
+    let config_path = out.join("config.toml");
+    let resolved = Resolved { data: files.iter().map(|f| f.display().to_string()).collect(), config: config.clone() };
+    let mut state = if checkpoint.join("state.toml").exists() || config_path.exists() {
+        if !resume {
+            return Err(TrainError::Invalid(format!(
+                "{} already holds a training run; pass --resume to continue it, or choose another --out",
+                out.display()
+            )));
+        }
+        let old: Resolved = read_toml(&config_path)?;
+        let mut a = old.config.clone();
+        a.epochs = config.epochs;
+        if a != *config || old.data != resolved.data {
+            return Err(TrainError::Invalid(format!(
+                "{} was written with other settings or data; a resumed run must use the same (only epochs may change)",
+                config_path.display()
+            )));
+        }
+        if checkpoint.join("state.toml").exists() {
+            Some(read_toml::<State>(&checkpoint.join("state.toml"))?)
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    write_atomic(&config_path, toml::to_string_pretty(&resolved).expect("config serialises").as_bytes())
+        .map_err(io(&config_path))?;
+
+    let (train_samples, validation_samples) = count(files, config)?;
+    progress(Event::Counted { train_samples, validation_samples });
+    if train_samples == 0 || validation_samples == 0 {
+        return Err(TrainError::Invalid(format!(
+            "too little data: {train_samples} training and {validation_samples} validation positions"
+        )));
+    }
+    let steps_per_epoch = train_samples.div_ceil(config.batch_size as u64) as usize;
+
+    let device = Device::flex().autodiff();
+    device.seed(config.seed);
+    let mut model = ValueNet::new(&config.hidden, &device);
+    let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
+    let mut scheduler = CosineAnnealingLrSchedulerConfig::new(config.learning_rate, config.epochs * steps_per_epoch)
+        .with_min_lr(config.min_learning_rate)
+        .init()
+        .map_err(TrainError::Config)?;
+    let fresh = State {
+        epochs_done: 0,
+        best_validation_loss: f64::INFINITY,
+        best_epoch: 0,
+        epochs_without_improvement: 0,
+        stopped_early: false,
+        history: Vec::new(),
+    };
+    if let Some(s) = &state {
+        let ckpt_err = |error: String| TrainError::Checkpoint { path: checkpoint.clone(), error };
+        model = model.try_load_file(checkpoint.join("model")).map_err(|e| ckpt_err(e.to_string()))?;
+        optim = optim.load(checkpoint.join("optim")).map_err(|e| ckpt_err(e.to_string()))?;
+        for _ in 0..s.epochs_done * steps_per_epoch {
+            scheduler.step();
+        }
+    }
+    let mut st = state.take().unwrap_or(fresh);
+
+    while st.epochs_done < config.epochs && !st.stopped_early {
+        let epoch = st.epochs_done + 1;
+        progress(Event::EpochStart { epoch, epochs: config.epochs });
+        let started = Instant::now();
+        let (mut loss_sum, mut seen) = (0.0f64, 0u64);
+        let mut lr = config.learning_rate;
+        let epoch_seed = fnv1a64(format!("{}:{epoch}", config.seed).as_bytes());
+        for_each_batch::<TrainError>(files, Part::Train, config, epoch_seed, |batch| {
+            let step_lr = scheduler.step();
+            lr = step_lr.base();
+            let loss = batch_loss(&model, &batch, &device);
+            let grads = GradientsParams::from_grads(loss.backward(), &model);
+            let value: f32 = loss.into_scalar();
+            model = optim.step(step_lr, model.clone(), grads);
+            loss_sum += value as f64 * batch.len() as f64;
+            seen += batch.len() as u64;
+            progress(Event::Batch { samples: seen, loss: loss_sum / seen as f64 });
+            Ok(())
+        })?;
+        let seconds = started.elapsed().as_secs_f64();
+        let validation_loss = validate(&model, files, config)?;
+        let metrics = EpochMetrics {
+            epoch,
+            train_loss: loss_sum / seen.max(1) as f64,
+            validation_loss,
+            learning_rate: lr,
+            train_samples: seen,
+            seconds,
+            samples_per_second: seen as f64 / seconds.max(1e-9),
+        };
+        st.history.push(metrics.clone());
+        st.epochs_done = epoch;
+        if validation_loss < st.best_validation_loss {
+            st.best_validation_loss = validation_loss;
+            st.best_epoch = epoch;
+            st.epochs_without_improvement = 0;
+            let net = model.valid().export();
+            let path = out.join("network.alqnet");
+            write_atomic(&path, &net.to_bytes()).map_err(io(&path))?;
+        } else {
+            st.epochs_without_improvement += 1;
+            st.stopped_early = st.epochs_without_improvement >= config.patience.max(1);
+        }
+        save_checkpoint(out, &model, &optim, &st)?;
+        write_metrics(out, &st.history)?;
+        progress(Event::EpochEnd(&metrics));
+    }
+    Ok(TrainSummary {
+        epochs_done: st.epochs_done,
+        best_epoch: st.best_epoch,
+        best_validation_loss: st.best_validation_loss,
+        stopped_early: st.stopped_early,
+        history: st.history,
+        network: out.join("network.alqnet"),
+    })
+}
+
+/// The mean validation loss of `model`.
+fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig) -> Result<f64, TrainError> {
+    let plain = model.valid();
+    let device = Device::flex();
+    let (mut sum, mut n) = (0.0f64, 0u64);
+    for_each_batch::<TrainError>(files, Part::Validation, config, 0, |batch| {
+        let loss: f32 = batch_loss(&plain, &batch, &device).into_scalar();
+        sum += loss as f64 * batch.len() as f64;
+        n += batch.len() as u64;
+        Ok(())
+    })?;
+    Ok(sum / n.max(1) as f64)
+}
+
+/// The resolved config and data, saved beside the result.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Resolved {
+    data: Vec<String>,
+    config: TrainConfig,
+}
+
+fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, TrainError> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    toml::from_str(&text).map_err(|e| TrainError::Invalid(format!("{}: {e}", path.display())))
+}
+
+/// Writes the checkpoint into `checkpoint.tmp/`, then swaps it in for
+/// `checkpoint/`, so a kill leaves either the old or the new one whole.
+fn save_checkpoint(
+    out: &Path,
+    model: &ValueNet,
+    optim: &impl SaveOptim,
+    state: &State,
+) -> Result<(), TrainError> {
+    let tmp = out.join("checkpoint.tmp");
+    let old = out.join("checkpoint.old");
+    let dst = out.join("checkpoint");
+    let err = |error: String| TrainError::Checkpoint { path: tmp.clone(), error };
+    if tmp.exists() {
+        std::fs::remove_dir_all(&tmp).map_err(io(&tmp))?;
+    }
+    std::fs::create_dir_all(&tmp).map_err(io(&tmp))?;
+    model.clone().save_file(tmp.join("model")).map_err(|e| err(e.to_string()))?;
+    optim.save_to(&tmp.join("optim")).map_err(err)?;
+    let state_path = tmp.join("state.toml");
+    write_atomic(&state_path, toml::to_string_pretty(state).expect("state serialises").as_bytes())
+        .map_err(io(&state_path))?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    }
+    if dst.exists() {
+        std::fs::rename(&dst, &old).map_err(io(&dst))?;
+    }
+    std::fs::rename(&tmp, &dst).map_err(io(&tmp))?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    }
+    Ok(())
+}
+
+/// Saving an optimizer's state (kept apart so the checkpoint code does not
+/// name burn's optimizer type).
+trait SaveOptim {
+    fn save_to(&self, path: &Path) -> Result<(), String>;
+}
+
+impl SaveOptim for burn::optim::ModuleOptimizer {
+    fn save_to(&self, path: &Path) -> Result<(), String> {
+        self.save(path).map_err(|e| e.to_string())
+    }
+}
+
+fn write_metrics(out: &Path, history: &[EpochMetrics]) -> Result<(), TrainError> {
+    let mut text =
+        String::from("epoch,train_loss,validation_loss,learning_rate,train_samples,seconds,samples_per_second\n");
+    for m in history {
+        text += &format!(
+            "{},{:.6},{:.6},{:.6e},{},{:.2},{:.0}\n",
+            m.epoch, m.train_loss, m.validation_loss, m.learning_rate, m.train_samples, m.seconds, m.samples_per_second
+        );
+    }
+    let path = out.join("metrics.csv");
+    write_atomic(&path, text.as_bytes()).map_err(io(&path))
+}

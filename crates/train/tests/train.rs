@@ -1,0 +1,112 @@
+//! burn's forward pass against the engine's, and the training loop's files,
+//! resume and refusals.
+
+use std::path::PathBuf;
+
+use burn::prelude::*;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use alq_engine::{features, Network, Position, INPUTS};
+use alq_train::{train, TrainConfig, ValueNet};
+
+fn positions(n: usize) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut out = Vec::new();
+    while out.len() < n {
+        let mut pos = Position::start();
+        for _ in 0..80 {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.choose(&mut rng) else { break };
+            pos = pos.play(mv);
+        }
+    }
+    out.truncate(n);
+    out
+}
+
+#[test]
+fn burn_and_engine_forward_passes_agree() {
+    let device = Device::flex();
+    device.seed(5);
+    let model = ValueNet::new(&[64, 16], &device);
+    let net = model.export();
+    // Through the file format, as the engine will read it.
+    let net = Network::from_bytes(&net.to_bytes()).unwrap();
+    let positions = positions(1000);
+    let xs: Vec<f32> = positions.iter().flat_map(|p| features(p)).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), INPUTS]), &device);
+    let burn_out: Vec<f32> = model.forward(x).try_into_vec_as::<f32>().unwrap();
+    let mut worst = 0.0f32;
+    for (p, b) in positions.iter().zip(&burn_out) {
+        let e = net.forward(&features(p));
+        worst = worst.max((e - b).abs());
+    }
+    assert!(worst < 1e-4, "largest difference {worst}");
+    // The network is not trivially constant.
+    let spread = burn_out.iter().cloned().fold(f32::MIN, f32::max) - burn_out.iter().cloned().fold(f32::MAX, f32::min);
+    assert!(spread > 1e-3, "{spread}");
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("train-tests").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn small_config() -> TrainConfig {
+    TrainConfig {
+        hidden: vec![16, 8],
+        epochs: 2,
+        batch_size: 128,
+        validation_fraction: 0.2,
+        shuffle_buffer: 1000,
+        ..TrainConfig::default()
+    }
+}
+
+#[test]
+fn training_writes_metrics_checkpoints_and_a_network_and_resumes() {
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let out = out_dir("run");
+    let config = small_config();
+    let summary = train(&config, &data, &out, false, |_| {}).unwrap();
+    assert_eq!(summary.epochs_done, 2);
+    let metrics = std::fs::read_to_string(out.join("metrics.csv")).unwrap();
+    assert_eq!(metrics.lines().count(), 3, "{metrics}");
+    assert!(out.join("checkpoint/model.bpk").exists() && out.join("checkpoint/optim.bpk").exists());
+    assert!(out.join("config.toml").exists());
+    let net = Network::from_bytes(&std::fs::read(out.join("network.alqnet")).unwrap()).unwrap();
+    assert_eq!(net.hidden(), vec![16, 8]);
+    let first: f64 = metrics.lines().nth(1).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    let second: f64 = metrics.lines().nth(2).unwrap().split(',').nth(1).unwrap().parse().unwrap();
+    assert!(second < first, "training loss falls: {first} -> {second}");
+
+    // Without --resume the folder is protected.
+    let refused = train(&config, &data, &out, false, |_| {}).unwrap_err().to_string();
+    assert!(refused.contains("--resume"), "{refused}");
+    // Resuming with more epochs continues from epoch 3.
+    let more = TrainConfig { epochs: 3, ..config.clone() };
+    let resumed = train(&more, &data, &out, true, |_| {}).unwrap();
+    assert_eq!(resumed.epochs_done, 3);
+    assert_eq!(resumed.history.len(), 3);
+    assert_eq!(resumed.history[..2], summary.history[..]);
+    // Other settings are refused on resume.
+    let other = TrainConfig { batch_size: 64, ..more };
+    assert!(train(&other, &data, &out, true, |_| {}).unwrap_err().to_string().contains("other settings"));
+}
+
+#[test]
+fn bad_configs_and_data_are_refused() {
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let bad = TrainConfig { hidden: vec![], ..small_config() };
+    assert!(train(&bad, &data, &out_dir("bad"), false, |_| {}).unwrap_err().to_string().contains("hidden"));
+    let missing = vec![PathBuf::from("no-such.csv")];
+    assert!(train(&small_config(), &missing, &out_dir("missing"), false, |_| {}).is_err());
+    let err = toml::from_str::<TrainConfig>("epochz = 3").unwrap_err().to_string();
+    assert!(err.contains("epochz"), "{err}");
+    let shipped: TrainConfig = toml::from_str(include_str!("../../../configs/train.toml")).unwrap();
+    assert_eq!(shipped, TrainConfig::default(), "the shipped config documents the defaults");
+}
