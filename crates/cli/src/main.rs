@@ -15,6 +15,7 @@ mod analyze;
 mod bench;
 mod matchcmd;
 mod perft;
+mod pipeline;
 mod play;
 mod players;
 mod report;
@@ -42,6 +43,8 @@ enum Command {
     Play(play::PlayArgs),
     /// Play two players against each other over paired openings; Elo and SPRT.
     Match(matchcmd::MatchArgs),
+    /// Run generations of self-play, training and gating (the main job).
+    Pipeline(pipeline::PipelineArgs),
     /// Generate self-play games into DIR/games.csv (reproducible, resumable, shardable).
     Selfplay(selfplay::SelfplayArgs),
     /// Work with game record files: merge shards, statistics.
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Records(cmd) => selfplay::records(cmd),
         Command::Report(args) => report::report(args),
+        Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),
         Command::Openings(args) => report::openings(args),
     };

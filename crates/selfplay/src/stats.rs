@@ -1,7 +1,7 @@
 //! Match statistics: score, Elo with a 95 % interval from game pairs
 //! (pentanomial model), and the sequential probability ratio test.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Logistic Elo difference for an expected score in (0, 1).
 pub fn elo_from_score(score: f64) -> f64 {
@@ -112,7 +112,7 @@ pub struct Sprt {
 }
 
 /// What the SPRT says so far.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SprtDecision {
     /// H1 accepted: the first player is at least `elo1` stronger.
