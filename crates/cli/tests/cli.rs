@@ -170,3 +170,54 @@ fn report_and_openings_write_their_files() {
     assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
     assert_eq!(alq(&["report", "--games", "no-such-file.csv", "--out", out.to_str().unwrap()]).status.code(), Some(2));
 }
+
+#[test]
+fn pipeline_runs_resumes_and_protects_its_folder() {
+    let dir = tmp_dir("pipeline");
+    let config = dir.join("tiny.toml");
+    std::fs::write(
+        &config,
+        "generations = 1\nreplay_window = 1\n[selfplay]\ngames = 60\nnodes = 100\n[train]\nhidden = [8]\nepochs = 2\n\
+         [gate]\ngames = 20\nnodes = 100\nopenings = 2\nsprt = \"0,50\"\n[evaluation]\ngames = 10\nnodes = 100\nopenings = 2\n",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let run = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    for file in ["pipeline.toml", "summary.json", "summary.md", "gen-000/games.csv", "gen-001/games.csv",
+                 "gen-001/candidate.alqnet", "gen-001/match.json", "gen-001/elo.json", "gen-001/metrics.csv",
+                 "report/report.html"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary.as_array().unwrap().len(), 2);
+    assert!(summary[1]["promoted"].is_boolean());
+    assert!(summary[1]["elo_vs_gen0_ci95"].is_array());
+    let before = std::fs::read(out.join("gen-001/games.csv")).unwrap();
+    // Resuming a finished run changes nothing; without --resume it is refused.
+    let again = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::read(out.join("gen-001/games.csv")).unwrap(), before);
+    let refused = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(refused.status.code(), Some(2));
+    std::fs::write(&config, "generations = 1\ngenerashuns = 2\n").unwrap();
+    let bad = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("generashuns"));
+}
+
+#[test]
+fn network_evaluators_are_used_and_bad_files_refused() {
+    let dir = tmp_dir("nn");
+    let out = alq(&["analyze", "--depth", "3", "--eval", "nn"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).lines().last().unwrap().starts_with("bestmove "));
+    let bad = dir.join("bad.alqnet");
+    std::fs::write(&bad, b"not a network").unwrap();
+    let out = alq(&["analyze", "--depth", "3", "--eval", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("magic"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = alq(&["match", "--a", "nn@nodes=200", "--b", "hce@nodes=200", "--games", "4", "--openings", "2", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).starts_with("match nn:"), "{}", stdout(&out));
+}

@@ -39,7 +39,7 @@ const GROUP_HEAD: &str =
     "<th>games</th><th>White wins</th><th>Black wins</th><th>draws</th><th>White's score, 95 % interval</th><th>avg plies</th>";
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}\
+table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;white-space:nowrap}\
 td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}\
 details{margin-left:1.2em}summary{cursor:pointer;font-family:monospace;white-space:pre}\
 .leaf{margin-left:2.4em;font-family:monospace;white-space:pre}.note{color:#555;font-size:90%}\

@@ -20,4 +20,4 @@ mod train;
 pub use config::TrainConfig;
 pub use data::{count, for_each_batch, is_validation, target, Batch, Part};
 pub use model::ValueNet;
-pub use train::{train, EpochMetrics, Event, TrainError, TrainSummary};
+pub use train::{train, training_device, EpochMetrics, Event, TrainError, TrainSummary};

@@ -144,7 +144,7 @@ pub fn train(
     }
     let steps_per_epoch = train_samples.div_ceil(config.batch_size as u64) as usize;
 
-    let device = Device::flex().autodiff();
+    let device = training_device().autodiff();
     device.seed(config.seed);
     let mut model = ValueNet::new(&config.hidden, &device);
     let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
@@ -227,10 +227,23 @@ pub fn train(
     })
 }
 
+/// The device training runs on: burn's pure-Rust `flex` CPU backend, or
+/// with this crate's `cuda` or `wgpu` feature the GPU burn picks by default.
+pub fn training_device() -> Device {
+    #[cfg(any(feature = "cuda", feature = "wgpu"))]
+    {
+        Device::default()
+    }
+    #[cfg(not(any(feature = "cuda", feature = "wgpu")))]
+    {
+        Device::flex()
+    }
+}
+
 /// The mean validation loss of `model`.
 fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig) -> Result<f64, TrainError> {
     let plain = model.valid();
-    let device = Device::flex();
+    let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
     for_each_batch::<TrainError>(files, Part::Validation, config, 0, |batch| {
         let loss: f32 = batch_loss(&plain, &batch, &device).into_scalar();
