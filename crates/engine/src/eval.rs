@@ -229,6 +229,25 @@ fn hanging_count(rules: &Rules, pos: &Position, side: Side) -> u32 {
     hanging.count()
 }
 
+/// Lets a searcher hold any evaluator chosen at run time.
+impl Evaluator for Box<dyn Evaluator> {
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        (**self).evaluate(pos)
+    }
+    fn describe(&self) -> String {
+        (**self).describe()
+    }
+    fn make(&mut self, before: &Position, mv: Move, after: &Position) {
+        (**self).make(before, mv, after)
+    }
+    fn unmake(&mut self) {
+        (**self).unmake()
+    }
+    fn reset(&mut self, root: &Position) {
+        (**self).reset(root)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -261,24 +280,5 @@ mod tests {
         assert!(w.describe().contains("mobility=7"));
         assert_eq!(Hce::new(w).describe(), format!("hce[{}]", w.describe()));
         assert_eq!(Hce::default().describe(), "hce");
-    }
-}
-
-/// Lets a searcher hold any evaluator chosen at run time.
-impl Evaluator for Box<dyn Evaluator> {
-    fn evaluate(&mut self, pos: &Position) -> i32 {
-        (**self).evaluate(pos)
-    }
-    fn describe(&self) -> String {
-        (**self).describe()
-    }
-    fn make(&mut self, before: &Position, mv: Move, after: &Position) {
-        (**self).make(before, mv, after)
-    }
-    fn unmake(&mut self) {
-        (**self).unmake()
-    }
-    fn reset(&mut self, root: &Position) {
-        (**self).reset(root)
     }
 }

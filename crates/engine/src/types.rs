@@ -107,7 +107,7 @@ impl Point {
     /// Whether diagonal lines pass through this point (`file + rank` even, 0-based).
     #[inline]
     pub const fn is_strong(self) -> bool {
-        (self.file() + self.rank()) % 2 == 0
+        (self.file() + self.rank()).is_multiple_of(2)
     }
 
     /// The point mirrored left-right (file a <-> e).

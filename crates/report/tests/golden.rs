@@ -105,7 +105,7 @@ fn bad_records_stop_the_report_with_file_and_line() {
     let text = std::fs::read_to_string("tests/data/match.csv").unwrap();
     let (flipped, to) = if text.contains(",1-0,no_moves,") { (",1-0,no_moves,", ",0-1,no_moves,") } else { (",0-1,no_moves,", ",1-0,no_moves,") };
     std::fs::write(dir.join("games.csv"), text.replacen(flipped, to, 1)).unwrap();
-    let files = alq_report::game_files(&[dir.clone()]).unwrap();
+    let files = alq_report::game_files(std::slice::from_ref(&dir)).unwrap();
     assert_eq!(files, vec![dir.join("games.csv")], "folders are searched for games.csv");
     let err = alq_report::collect(&files, 6, |_| {}).unwrap_err().to_string();
     assert!(err.contains("games.csv:") && err.contains("does not follow"), "{err}");

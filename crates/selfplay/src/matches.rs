@@ -173,7 +173,7 @@ pub fn run_match_with_games(
     config: &MatchConfig,
     on_pair: impl Fn(&Progress) + Sync,
 ) -> Result<(MatchReport, Vec<GameRecord>), MatchError> {
-    if config.games < 2 || config.games % 2 != 0 {
+    if config.games < 2 || !config.games.is_multiple_of(2) {
         return Err(MatchError::Games(config.games));
     }
     let pairs = config.games / 2;

@@ -1,7 +1,7 @@
 //! Self-play runs: reproducible across thread counts, resumable after a
 //! kill, and shards that merge into exactly the single-run file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use alq_selfplay::{merge, run_selfplay, SelfplayConfig, Shard};
 
@@ -18,7 +18,7 @@ fn config(games: u64) -> SelfplayConfig {
     c
 }
 
-fn run(config: &SelfplayConfig, out: &PathBuf, shard: Shard, resume: bool, threads: usize) -> u64 {
+fn run(config: &SelfplayConfig, out: &Path, shard: Shard, resume: bool, threads: usize) -> u64 {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
@@ -26,7 +26,7 @@ fn run(config: &SelfplayConfig, out: &PathBuf, shard: Shard, resume: bool, threa
         .install(|| run_selfplay(config, out, shard, resume, |_| {}).unwrap())
 }
 
-fn games(out: &PathBuf) -> Vec<u8> {
+fn games(out: &Path) -> Vec<u8> {
     std::fs::read(out.join("games.csv")).unwrap()
 }
 

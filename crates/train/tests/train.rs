@@ -36,7 +36,7 @@ fn burn_and_engine_forward_passes_agree() {
     // Through the file format, as the engine will read it.
     let net = Network::from_bytes(&net.to_bytes()).unwrap();
     let positions = positions(1000);
-    let xs: Vec<f32> = positions.iter().flat_map(|p| features(p)).collect();
+    let xs: Vec<f32> = positions.iter().flat_map(features).collect();
     let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), INPUTS]), &device);
     let burn_out: Vec<f32> = model.forward(x).try_into_vec_as::<f32>().unwrap();
     let mut worst = 0.0f32;
