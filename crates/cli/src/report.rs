@@ -86,6 +86,11 @@ pub struct OpeningsArgs {
     /// best_move, exact_value).
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
+    /// Keep only balanced positions: exactly --depth plies deep, game not
+    /// over, search score within ±CP centipawns (a balanced book for
+    /// measuring strength: lopsided openings decide pairs by themselves).
+    #[arg(long, value_name = "CP")]
+    balanced: Option<u32>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -115,6 +120,17 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
         })
     });
     bar.finish_and_clear();
+    let mut entries = entries;
+    if let Some(cp) = args.balanced {
+        let depth = args.depth as usize;
+        entries.retain(|e| {
+            e.plies == depth
+                && e.score.strip_prefix("cp ").and_then(|v| v.parse::<i64>().ok()).is_some_and(|v| v.unsigned_abs() <= cp as u64)
+        });
+        if entries.is_empty() {
+            bail!("no position {depth} plies deep scores within ±{cp} cp");
+        }
+    }
     alq_records::write_atomic(&args.out, book::to_csv(&entries).as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let proven = entries.iter().filter(|e| !e.exact_value.is_empty()).count();
