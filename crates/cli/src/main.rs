@@ -101,6 +101,19 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<alq_engine::Position
     }
 }
 
+/// Reads a TOML config file into `T` (unknown keys are refused by `T`), or
+/// `T`'s defaults when no file is given.
+pub fn load_toml<T: serde::de::DeserializeOwned + Default>(path: Option<&std::path::Path>) -> anyhow::Result<T> {
+    use anyhow::Context;
+    match path {
+        None => Ok(T::default()),
+        Some(p) => {
+            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read config {}", p.display()))?;
+            toml::from_str(&text).with_context(|| format!("config {}", p.display()))
+        }
+    }
+}
+
 /// A rayon pool with `threads` workers (default: all cores).
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let mut builder = rayon::ThreadPoolBuilder::new();

@@ -200,8 +200,7 @@ fn play_stage(
 }
 
 pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.config).with_context(|| format!("cannot read config {}", args.config.display()))?;
-    let config: PipelineConfig = toml::from_str(&text).with_context(|| format!("config {}", args.config.display()))?;
+    let config: PipelineConfig = crate::load_toml(Some(&args.config))?;
     config.train.validate().map_err(|e| anyhow::anyhow!("config {}: train.{e}", args.config.display()))?;
     if config.replay_window == 0 {
         bail!("config {}: replay_window must be at least 1", args.config.display());

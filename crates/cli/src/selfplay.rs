@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use anyhow::{bail, Context};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -42,18 +42,8 @@ pub struct SelfplayArgs {
     quiet: bool,
 }
 
-pub fn load_config(path: Option<&PathBuf>) -> anyhow::Result<SelfplayConfig> {
-    match path {
-        None => Ok(SelfplayConfig::default()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read config {}", p.display()))?;
-            toml::from_str(&text).with_context(|| format!("config {}", p.display()))
-        }
-    }
-}
-
 pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
-    let mut config = load_config(args.config.as_ref())?;
+    let mut config: SelfplayConfig = crate::load_toml(args.config.as_deref())?;
     if let Some(g) = args.games {
         config.games = g;
     }

@@ -33,18 +33,8 @@ pub struct TrainArgs {
     quiet: bool,
 }
 
-pub fn load_config(path: Option<&PathBuf>) -> anyhow::Result<TrainConfig> {
-    match path {
-        None => Ok(TrainConfig::default()),
-        Some(p) => {
-            let text = std::fs::read_to_string(p).with_context(|| format!("cannot read config {}", p.display()))?;
-            toml::from_str(&text).with_context(|| format!("config {}", p.display()))
-        }
-    }
-}
-
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    let mut config = load_config(args.config.as_ref())?;
+    let mut config: TrainConfig = crate::load_toml(args.config.as_deref())?;
     if let Some(e) = args.epochs {
         config.epochs = e;
     }
