@@ -162,7 +162,7 @@ impl Hce {
         for sh in &rules.step_shifts[s] {
             let targets = sh.apply(ours).intersection(empty);
             moves += targets.count() as i32;
-            movable = movable.union(back(*sh, targets));
+            movable = movable.union(sh.back(targets));
         }
         score += w.mobility * moves;
         score += w.blocked * ours.difference(on_last).difference(movable).count() as i32;
@@ -173,10 +173,10 @@ impl Hce {
         for sh in &rules.first_jump_shifts[s] {
             let over = sh.apply(ours);
             let beyond = Shift { delta: sh.delta, from: Bitboard::ALL };
-            threatened = threatened.union(over.intersection(theirs).intersection(back(beyond, empty)));
+            threatened = threatened.union(over.intersection(theirs).intersection(beyond.back(empty)));
             // An opponent piece in front of one of ours, with one of *their*
             // pieces behind it, is shielded against this jump.
-            guarded = guarded.union(over.intersection(theirs).intersection(back(beyond, theirs)));
+            guarded = guarded.union(over.intersection(theirs).intersection(beyond.back(theirs)));
         }
         score += w.threat * threatened.count() as i32;
         // Defended pieces are credited to the side that owns them.
@@ -185,11 +185,6 @@ impl Hce {
     }
 }
 
-/// The points from which a step along `sh` reaches `targets` (the inverse shift).
-#[inline]
-fn back(sh: Shift, targets: Bitboard) -> Bitboard {
-    sh.back(targets)
-}
 
 impl Evaluator for Hce {
     fn evaluate(&mut self, pos: &Position) -> i32 {
@@ -224,7 +219,7 @@ fn hanging_count(rules: &Rules, pos: &Position, side: Side) -> u32 {
     for sh in &rules.first_jump_shifts[attacker] {
         let over = sh.apply(theirs).intersection(ours);
         let beyond = Shift { delta: sh.delta, from: Bitboard::ALL };
-        hanging = hanging.union(over.intersection(back(beyond, empty)));
+        hanging = hanging.union(over.intersection(beyond.back(empty)));
     }
     hanging.count()
 }

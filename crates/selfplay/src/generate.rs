@@ -194,8 +194,8 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
         scores.push(None);
         opening_plies += 1;
     }
+    // A freshly built player starts with an empty table: the game stands alone.
     let mut player = spec.build();
-    player.new_game();
     if config.opening.temperature_plies > 0 {
         if let PlayerKind::Search(eval) = &spec.kind {
             // Short searches of every move: a small table is enough.

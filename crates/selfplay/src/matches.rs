@@ -102,10 +102,9 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game: Game = opening.game(config.game);
     let mut scores: Vec<Option<Score>> = vec![None; game.plies()];
+    // Freshly built players start with empty tables: each game stands alone.
     let mut a = config.a.build();
     let mut b = config.b.build();
-    a.new_game();
-    b.new_game();
     while !game.is_over() {
         let a_to_move = (game.position().side_to_move() == Side::White) == a_is_white;
         let player = if a_to_move { &mut a } else { &mut b };

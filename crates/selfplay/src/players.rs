@@ -149,7 +149,7 @@ impl PlayerSpec {
         Ok(PlayerSpec { kind, limits, hash_mb })
     }
 
-    /// A fresh player for one game.
+    /// A fresh player for one game (its search tables start empty).
     pub fn build(&self) -> Player {
         let searcher = match &self.kind {
             PlayerKind::Search(eval) => Some(Searcher::new(eval.build(), SearchConfig { hash_mb: self.hash_mb })),
@@ -194,14 +194,6 @@ pub struct Player {
 impl Player {
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
-    }
-
-    /// Forgets what earlier games taught the searcher (tables, killers,
-    /// history), so that every game can be reproduced on its own.
-    pub fn new_game(&mut self) {
-        if let Some(s) = &mut self.searcher {
-            s.clear();
-        }
     }
 
     /// Chooses a move in `game`'s current position; `None` when there is none.
