@@ -20,6 +20,7 @@ mod play;
 mod players;
 mod report;
 mod selfplay;
+mod study;
 mod train;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
@@ -50,6 +51,8 @@ enum Command {
     /// Work with game record files: merge shards, statistics.
     #[command(subcommand)]
     Records(selfplay::RecordsCommand),
+    /// White's first-move advantage by playing strength: a ladder of players, each playing itself from the start.
+    Study(study::StudyArgs),
     /// Report on White's advantage and the openings: JSON, CSV, SVG plots, HTML and Markdown.
     Report(report::ReportArgs),
     /// Evaluate every position up to K plies and write an opening book (CSV).
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Records(cmd) => selfplay::records(cmd),
         Command::Report(args) => report::report(args),
+        Command::Study(args) => study::run(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),
         Command::Openings(args) => report::openings(args),

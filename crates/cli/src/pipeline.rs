@@ -17,7 +17,10 @@ use serde::{Deserialize, Serialize};
 
 use alq_engine::{GameConfig, Limits};
 use alq_records::write_atomic;
-use alq_selfplay::{run_match, run_selfplay, MatchConfig, MatchReport, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt, SprtDecision};
+use alq_selfplay::{
+    run_match, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt,
+    SprtDecision,
+};
 use alq_train::{train, Event, TrainConfig};
 
 #[derive(Args)]
@@ -57,6 +60,27 @@ impl Default for MatchStage {
     }
 }
 
+/// Each generation's best player measured from the standard start, as a
+/// rung of `alq study` is: it plays itself, the first plies drawn among
+/// near-best moves, every other move its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StartStage {
+    /// Games (0: skip the measurement).
+    pub games: u64,
+    pub nodes: u64,
+    pub near_best_plies: u32,
+    pub near_best_cp: u32,
+    /// Ply cap; capped games are counted as unfinished.
+    pub max_plies: u32,
+}
+
+impl Default for StartStage {
+    fn default() -> StartStage {
+        StartStage { games: 100, nodes: 1000, near_best_plies: 8, near_best_cp: 20, max_plies: 2000 }
+    }
+}
+
 /// The whole pipeline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -78,6 +102,8 @@ pub struct PipelineConfig {
     pub gate: MatchStage,
     /// Each candidate against generation 0 (the handcrafted player).
     pub evaluation: MatchStage,
+    /// Each generation's best player from the standard start.
+    pub start: StartStage,
 }
 
 impl Default for PipelineConfig {
@@ -90,6 +116,7 @@ impl Default for PipelineConfig {
             train: TrainConfig::default(),
             gate: MatchStage { sprt: "0,20".to_string(), ..MatchStage::default() },
             evaluation: MatchStage::default(),
+            start: StartStage::default(),
         }
     }
 }
@@ -108,6 +135,61 @@ pub struct GenerationSummary {
     pub gate_llr: Option<f64>,
     pub elo_vs_gen0: Option<f64>,
     pub elo_vs_gen0_ci95: Option<[f64; 2]>,
+    /// The best player's games from the standard start: White wins, draws,
+    /// Black wins, unfinished, and White's score with its 95 % interval.
+    #[serde(default)]
+    pub start: Option<StartResult>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StartResult {
+    pub player: String,
+    pub games: u64,
+    pub white_wins: u64,
+    pub draws: u64,
+    pub black_wins: u64,
+    pub unfinished: u64,
+    pub white_score: f64,
+    pub white_score_ci95: [f64; 2],
+}
+
+/// Plays (or resumes) the best player's games from the start into
+/// `dir/start` and counts them.
+fn measure_from_start(
+    stage: &StartStage,
+    player: &str,
+    seed: u64,
+    dir: &Path,
+    multi: &MultiProgress,
+    quiet: bool,
+) -> anyhow::Result<StartResult> {
+    let config = SelfplayConfig {
+        games: stage.games,
+        threads: 0,
+        player: player.to_string(),
+        nodes: stage.nodes.max(1),
+        depth: 0,
+        seed,
+        no_progress: 60,
+        max_plies: stage.max_plies,
+        opening: OpeningConfig::near_best(stage.near_best_plies, stage.near_best_cp),
+    };
+    let bar = stage_bar(multi, quiet, "  from the start {bar:30} {pos}/{len} games ({per_sec})");
+    bar.set_length(stage.games);
+    let out = dir.join("start");
+    run_selfplay(&config, &out, Shard::WHOLE, true, |d| bar.set_position(d.done))?;
+    bar.finish_and_clear();
+    let c = alq_report::collect(&[out.join("games.csv")], 1, |_| {})?.searched.total;
+    Ok(StartResult {
+        player: config.player_spec()?.to_string(),
+        games: c.games,
+        white_wins: c.white_wins,
+        draws: c.draws,
+        black_wins: c.black_wins,
+        unfinished: c.unfinished,
+        white_score: c.white_score(),
+        white_score_ci95: c.rates().white_score.ci95,
+    })
 }
 
 fn gen_dir(out: &Path, g: usize) -> PathBuf {
@@ -245,6 +327,7 @@ fn run_generations(config: &PipelineConfig, out: &Path, quiet: bool) -> anyhow::
             gate_llr: None,
             elo_vs_gen0: None,
             elo_vs_gen0_ci95: None,
+            start: None,
         };
         if g > 0 {
             // Training on the replay window.
@@ -325,12 +408,19 @@ fn run_generations(config: &PipelineConfig, out: &Path, quiet: bool) -> anyhow::
         bar.finish_and_clear();
         row.selfplay_player = sc.player_spec()?.to_string();
         row.games = sc.games;
+        if config.start.games > 0 {
+            top.set_message("measuring the best player from the start");
+            row.start = Some(measure_from_start(&config.start, &player, 3000 + g as u64, &dir, &multi, quiet)?);
+        }
         summary.push(row);
         write_summary(out, &summary)?;
     }
     top.set_position(config.generations as u64 + 1);
     top.set_message("report");
-    let files: Vec<PathBuf> = (0..=config.generations).map(|g| gen_dir(out, g).join("games.csv")).collect();
+    let mut files: Vec<PathBuf> = (0..=config.generations).map(|g| gen_dir(out, g).join("games.csv")).collect();
+    if config.start.games > 0 {
+        files.extend((0..=config.generations).map(|g| gen_dir(out, g).join("start").join("games.csv")));
+    }
     let collected = alq_report::collect(&files, 6, |_| {})?;
     alq_report::Report::new(&collected, &files, &Default::default()).write(&out.join("report"))?;
     top.finish_and_clear();
@@ -351,11 +441,20 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> anyhow::Result<()> {
         _ => "–".to_string(),
     };
     let mut md = String::from(
-        "# Pipeline summary\n\n| generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs generation 0 (95 %) |\n|---|---|---|---|---|---|\n",
+        "# Pipeline summary\n\nWhite / draw / Black: the generation's best player against itself from the standard start \
+         (first plies among near-best moves), with White's score and its 95 % interval.\n\n\
+         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs generation 0 (95 %) | White / draw / Black (unfinished) | White's score (95 %) |\n|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
+        let (wdb, score) = match &r.start {
+            Some(s) => (
+                format!("{} / {} / {} ({})", s.white_wins, s.draws, s.black_wins, s.unfinished),
+                format!("{:.3} [{:.3}, {:.3}]", s.white_score, s.white_score_ci95[0], s.white_score_ci95[1]),
+            ),
+            None => ("–".to_string(), "–".to_string()),
+        };
         md += &format!(
-            "| {} | {} | {} | {} | {} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {wdb} | {score} |\n",
             r.generation,
             r.selfplay_player,
             r.games,

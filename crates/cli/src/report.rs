@@ -18,9 +18,14 @@ pub struct ReportArgs {
     /// Output folder: summary.json, openings.csv, *.svg, report.html, report.md.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Depth of the opening tree in plies.
-    #[arg(long, value_name = "PLIES", default_value_t = 6)]
+    /// Depth of the opening tree in real choices: a ply with a single legal
+    /// move (a forced capture) is folded into the choice before it.
+    #[arg(long, value_name = "CHOICES", default_value_t = 6)]
     depth: usize,
+    /// A study folder written by `alq study`: the report gains its curve of
+    /// White's score by playing strength.
+    #[arg(long, value_name = "DIR")]
+    study: Option<PathBuf>,
     /// Worker threads for replaying games (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -43,7 +48,10 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     let started = std::time::Instant::now();
     let collected = pool.install(|| alq_report::collect(&files, args.depth, |n| bar.set_position(n)))?;
     bar.finish_and_clear();
-    let report = alq_report::Report::new(&collected, &files, &Default::default());
+    let mut report = alq_report::Report::new(&collected, &files, &Default::default());
+    if let Some(dir) = &args.study {
+        report = report.with_study(alq_report::StudySummary::read(dir)?);
+    }
     report.write(&args.out)?;
     eprintln!(
         "{} games from {} file(s) in {:.1} s; report in {}",
@@ -52,16 +60,21 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64(),
         args.out.join("report.html").display()
     );
-    println!(
-        "games {} white_wins {} black_wins {} draws {} white_score {:.4} [{:.4}, {:.4}]",
-        report.games,
-        report.white_wins,
-        report.black_wins,
-        report.draws,
-        report.white_score,
-        report.rates.white_score.ci95[0],
-        report.rates.white_score.ci95[1]
-    );
+    for (kind, s) in [("from_start", &report.from_start), ("randomised", &report.randomised)] {
+        let g = &s.results;
+        println!(
+            "{kind} games {} white_wins {} black_wins {} draws {} unfinished {} white_score {:.4} [{:.4}, {:.4}]",
+            g.games,
+            g.white_wins,
+            g.black_wins,
+            g.draws,
+            g.unfinished,
+            g.white_score,
+            g.rates.white_score.ci95[0],
+            g.rates.white_score.ci95[1]
+        );
+    }
+    println!("{}", report.headline);
     Ok(())
 }
 

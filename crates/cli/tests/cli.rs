@@ -155,7 +155,9 @@ fn report_and_openings_write_their_files() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("no games files"));
     let run = alq(&["report", "--games", "../report/tests/data/selfplay.csv", "../report/tests/data/match.csv", "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    assert!(stdout(&run).starts_with("games 40 "), "{}", stdout(&run));
+    let text = stdout(&run);
+    assert!(text.starts_with("from_start games 0 ") && text.contains("\nrandomised games 40 "), "{text}");
+    assert!(text.contains("No game in this report was played from the standard start"), "{text}");
     for name in ["summary.json", "openings.csv", "report.html", "report.md", "game_length.svg"] {
         assert!(out.join(name).exists(), "{name}");
     }
@@ -178,7 +180,8 @@ fn pipeline_runs_resumes_and_protects_its_folder() {
     std::fs::write(
         &config,
         "generations = 1\nreplay_window = 1\n[selfplay]\ngames = 60\nnodes = 100\n[train]\nhidden = [8]\nepochs = 2\n\
-         [gate]\ngames = 20\nnodes = 100\nopenings = 2\nsprt = \"0,50\"\n[evaluation]\ngames = 10\nnodes = 100\nopenings = 2\n",
+         [gate]\ngames = 20\nnodes = 100\nopenings = 2\nsprt = \"0,50\"\n[evaluation]\ngames = 10\nnodes = 100\nopenings = 2\n\
+         [start]\ngames = 6\nnodes = 100\n",
     )
     .unwrap();
     let out = dir.join("run");
@@ -186,13 +189,22 @@ fn pipeline_runs_resumes_and_protects_its_folder() {
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     for file in ["pipeline.toml", "summary.json", "summary.md", "gen-000/games.csv", "gen-001/games.csv",
                  "gen-001/candidate.alqnet", "gen-001/match.json", "gen-001/elo.json", "gen-001/metrics.csv",
-                 "report/report.html"] {
+                 "gen-000/start/games.csv", "gen-001/start/games.csv", "report/report.html"] {
         assert!(out.join(file).exists(), "{file}");
     }
     let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary.as_array().unwrap().len(), 2);
     assert!(summary[1]["promoted"].is_boolean());
     assert!(summary[1]["elo_vs_gen0_ci95"].is_array());
+    // Each generation's best player from the standard start: White / draw / Black.
+    for g in 0..2 {
+        let start = &summary[g]["start"];
+        let sum = ["white_wins", "draws", "black_wins", "unfinished"].iter().map(|k| start[k].as_u64().unwrap()).sum::<u64>();
+        assert_eq!(sum, 6, "{start}");
+    }
+    assert!(std::fs::read_to_string(out.join("summary.md")).unwrap().contains("White / draw / Black"));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report/summary.json")).unwrap()).unwrap();
+    assert_eq!(report["from_start"]["games"], 12, "the start games are the report's games from the start");
     let before = std::fs::read(out.join("gen-001/games.csv")).unwrap();
     // Resuming a finished run changes nothing; without --resume it is refused.
     let again = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
@@ -220,4 +232,61 @@ fn network_evaluators_are_used_and_bad_files_refused() {
     let out = alq(&["match", "--a", "nn@nodes=200", "--b", "hce@nodes=200", "--games", "4", "--openings", "2", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).starts_with("match nn:"), "{}", stdout(&out));
+}
+
+#[test]
+fn study_plays_its_ladder_and_the_report_shows_the_curve() {
+    let dir = tmp_dir("study");
+    let config = dir.join("study.toml");
+    std::fs::write(
+        &config,
+        "games = 6\nfirst_moves = true\nfirst_move_games = 2\n\
+         [[rung]]\nplayer = \"random\"\ngames = 10\n[[rung]]\nplayer = \"greedy\"\n[[rung]]\nplayer = \"hce\"\nnodes = 100\n",
+    )
+    .unwrap();
+    let out = dir.join("run");
+    let run = alq(&["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let text = stdout(&run);
+    assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("1 random 10 ")), "{text}");
+    assert!(text.contains("\n3 hce@nodes=100 6 "), "{text}");
+    for name in ["study.toml", "study.json", "study.csv", "study.svg", "study.html", "study.md",
+                 "rung-01-random/games.csv", "rung-03-hce-100/games.csv", "rung-03-hce-100/first-d3-c3/games.csv"] {
+        assert!(out.join(name).exists(), "{name}");
+    }
+    let study: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    let rungs = study["rungs"].as_array().unwrap();
+    assert_eq!(rungs.len(), 3);
+    assert_eq!(rungs[2]["from_first_move"].as_array().unwrap().len(), 4);
+    assert!(rungs[2]["best_first_move"].is_string());
+    assert_eq!(std::fs::read_to_string(out.join("study.csv")).unwrap().lines().count(), 4);
+    // Again without --resume: refused; with it: nothing to do, same summary.
+    let again = alq(&["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+    let before = std::fs::read(out.join("study.json")).unwrap();
+    let again = alq(&["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
+    assert!(again.status.success());
+    assert_eq!(std::fs::read(out.join("study.json")).unwrap(), before);
+
+    // The report of the study's games, with its curve.
+    let report = dir.join("report");
+    let run = alq(&["report", "--games", out.to_str().unwrap(), "--study", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(html.contains("White's advantage by playing strength") && report.join("strength.svg").exists());
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
+    // Games from the start (every rung's own) apart from those with a fixed first move.
+    assert_eq!(summary["from_start"]["games"], 10 + 6 + 6);
+    assert_eq!(summary["randomised"]["games"], 3 * 4 * 2);
+    assert_eq!(summary["human_comparison"].as_array().unwrap().len(), 3);
+
+    // Bad input: an unknown key, a study folder without a summary.
+    std::fs::write(&config, "gamez = 3\n").unwrap();
+    let bad = alq(&["study", "--config", config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("gamez"));
+    let bad = alq(&["report", "--games", out.to_str().unwrap(), "--study", dir.to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("study.json"));
 }

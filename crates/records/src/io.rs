@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::record::{GameRecord, ReplayedGame};
 
 /// The header of a games file, in order.
-pub const COLUMNS: [&str; 15] = [
+pub const COLUMNS: [&str; 16] = [
     "id",
     "seed",
     "rules",
@@ -20,6 +20,7 @@ pub const COLUMNS: [&str; 15] = [
     "termination",
     "plies",
     "opening_plies",
+    "opening",
     "moves",
     "scores",
     "no_progress",
@@ -55,7 +56,9 @@ impl RecordReader {
             Err(e) => Some(RecordError::Bad { file: path.to_path_buf(), line: 1, problem: format!("header: {e}") }),
             Ok(h) => {
                 let found: Vec<&str> = h.iter().collect();
-                let missing: Vec<&str> = COLUMNS.iter().copied().filter(|c| !found.contains(c)).collect();
+                // `opening` came with format 2; format-1 files lack it.
+                let missing: Vec<&str> =
+                    COLUMNS.iter().copied().filter(|c| *c != "opening" && !found.contains(c)).collect();
                 (!missing.is_empty()).then(|| RecordError::Bad {
                     file: path.to_path_buf(),
                     line: 1,

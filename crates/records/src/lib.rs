@@ -1,7 +1,7 @@
 //! # alq-records
 //!
 //! Game records: one CSV file of games, one game per row, with a header row,
-//! readable by pandas or a spreadsheet. **Format version 1**; the columns, in
+//! readable by pandas or a spreadsheet. **Format version 2**; the columns, in
 //! order:
 //!
 //! | column | meaning |
@@ -14,12 +14,13 @@
 //! | `result` | `1-0`, `0-1` or `1/2-1/2` |
 //! | `termination` | `no_moves`, `repetition`, `no_progress` or `max_plies` |
 //! | `plies` | number of moves |
-//! | `opening_plies` | how many of the first moves were chosen at random, not by search |
+//! | `opening_plies` | how many of the first moves were not chosen by the players' own search: book, random, softmax-sampled or near-best-sampled plies |
+//! | `opening` | how those plies were chosen, space-separated parts in order: `book:K`, `random:K`, `softmax:K@T` (temperature T cp), `near_best:K@CP` (uniform among moves within CP centipawns of the best); empty when every move was the players' own (format 2) |
 //! | `moves` | the moves from the start, canonical notation, space-separated |
 //! | `scores` | the searcher's score for each move, mover's view, space-separated: centipawns (`35`), `w12` (win in 12 plies), `l7` (loss in 7); an empty entry for a move not chosen by search |
 //! | `no_progress` | the no-progress limit the game was played with (empty: off) |
 //! | `max_plies` | the ply cap the game was played with (empty: none) |
-//! | `format` | the format version, `1` |
+//! | `format` | the format version, `2` (files of version 1, which lack `opening`, are still read; their opening plies count as of unknown kind) |
 //!
 //! Reading replays every game: an illegal move, a result that does not
 //! follow from the final position, or a malformed row is an error naming
@@ -45,6 +46,6 @@ mod samples;
 mod stats;
 
 pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
-pub use record::{format_score, parse_score, GameRecord, ReplayedGame, FORMAT_VERSION};
+pub use record::{format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORMAT_VERSION};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

@@ -4,8 +4,95 @@ use serde::{Deserialize, Serialize};
 
 use alq_engine::{Game, GameConfig, Position, Score, Side, Termination, BRAINKING};
 
-/// The version written in every row's `format` column.
-pub const FORMAT_VERSION: u32 = 1;
+/// The version written in every row's `format` column. Version 2 added the
+/// `opening` column; version 1 files are still read (see [`GameRecord::opening_parts`]).
+pub const FORMAT_VERSION: u32 = 2;
+
+/// How a run of a game's first moves was chosen, one part of the `opening`
+/// column. The parts follow each other in the order they were played and
+/// their plies add up to `opening_plies`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum OpeningPart {
+    /// Moves of a book line (or a fixed line given by the run).
+    Book(u32),
+    /// Uniformly random legal moves.
+    Random(u32),
+    /// Moves sampled with probability proportional to exp(score / T), T in
+    /// centipawns: every legal move can be drawn.
+    Softmax { plies: u32, temperature: f64 },
+    /// Moves drawn uniformly among the moves a root search scores within
+    /// `cp` centipawns of the best (a proven win only among winning moves):
+    /// choices between near-best moves, never a bad one.
+    NearBest { plies: u32, cp: u32 },
+    /// Opening moves of a format-1 record, which did not say how they were
+    /// chosen.
+    Unknown(u32),
+}
+
+impl OpeningPart {
+    pub fn plies(self) -> u32 {
+        match self {
+            OpeningPart::Book(p) | OpeningPart::Random(p) | OpeningPart::Unknown(p) => p,
+            OpeningPart::Softmax { plies, .. } | OpeningPart::NearBest { plies, .. } => plies,
+        }
+    }
+
+    /// Whether the moves were chosen by the players' search (near-best
+    /// sampling is a choice among moves the search rates alike).
+    pub fn is_search(self) -> bool {
+        matches!(self, OpeningPart::NearBest { .. })
+    }
+}
+
+impl std::fmt::Display for OpeningPart {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningPart::Book(p) => write!(f, "book:{p}"),
+            OpeningPart::Random(p) => write!(f, "random:{p}"),
+            OpeningPart::Softmax { plies, temperature } => write!(f, "softmax:{plies}@{temperature}"),
+            OpeningPart::NearBest { plies, cp } => write!(f, "near_best:{plies}@{cp}"),
+            OpeningPart::Unknown(p) => write!(f, "unknown:{p}"),
+        }
+    }
+}
+
+impl std::str::FromStr for OpeningPart {
+    type Err = String;
+
+    /// Reads what `Display` writes: `book:K`, `random:K`, `softmax:K@T`,
+    /// `near_best:K@CP`.
+    fn from_str(text: &str) -> Result<OpeningPart, String> {
+        let bad = |why: &str| format!("opening part {text:?}: {why} (expected book:K, random:K, softmax:K@T or near_best:K@CP)");
+        let (kind, rest) = text.split_once(':').ok_or_else(|| bad("no ':'"))?;
+        let (plies, param) = match rest.split_once('@') {
+            Some((p, x)) => (p, Some(x)),
+            None => (rest, None),
+        };
+        let plies: u32 = plies.parse().map_err(|_| bad("the ply count is not a whole number"))?;
+        match (kind, param) {
+            ("book", None) => Ok(OpeningPart::Book(plies)),
+            ("random", None) => Ok(OpeningPart::Random(plies)),
+            ("unknown", None) => Ok(OpeningPart::Unknown(plies)),
+            ("softmax", Some(t)) => {
+                let temperature: f64 = t.parse().map_err(|_| bad("the temperature is not a number"))?;
+                if !(temperature.is_finite() && temperature > 0.0) {
+                    return Err(bad("the temperature must be positive"));
+                }
+                Ok(OpeningPart::Softmax { plies, temperature })
+            }
+            ("near_best", Some(cp)) => {
+                Ok(OpeningPart::NearBest { plies, cp: cp.parse().map_err(|_| bad("the margin is not a whole number"))? })
+            }
+            _ => Err(bad("unknown kind or parameter")),
+        }
+    }
+}
+
+/// Writes opening parts as the `opening` column holds them: space-separated,
+/// parts without plies left out.
+pub fn format_opening(parts: &[OpeningPart]) -> String {
+    parts.iter().filter(|p| p.plies() > 0).map(|p| p.to_string()).collect::<Vec<_>>().join(" ")
+}
 
 /// One row of a games file (see the crate documentation for the columns).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -20,6 +107,10 @@ pub struct GameRecord {
     pub termination: String,
     pub plies: u32,
     pub opening_plies: u32,
+    /// How the opening plies were chosen (format 2; empty in format 1 and
+    /// when every move was chosen by the players).
+    #[serde(default)]
+    pub opening: String,
     pub moves: String,
     pub scores: String,
     pub no_progress: Option<u32>,
@@ -62,7 +153,9 @@ pub fn parse_score(text: &str) -> Result<Option<Score>, String> {
 }
 
 impl GameRecord {
-    /// The record of a finished (or abandoned) game.
+    /// The record of a finished (or abandoned) game. Its `opening` says
+    /// `unknown:K` for `opening_plies` K > 0; callers that know how the
+    /// opening moves were chosen set it with [`GameRecord::with_opening`].
     pub fn from_game(
         id: u64,
         seed: u64,
@@ -89,12 +182,48 @@ impl GameRecord {
             termination,
             plies: game.plies() as u32,
             opening_plies,
+            opening: format_opening(&[OpeningPart::Unknown(opening_plies)]),
             moves: game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "),
             scores: scores.iter().map(|s| format_score(*s)).collect::<Vec<_>>().join(" "),
             no_progress: config.no_progress_limit,
             max_plies: config.max_plies,
             format: FORMAT_VERSION,
         }
+    }
+
+    /// The same record with its `opening` column set from `parts`, whose
+    /// plies must add up to `opening_plies`.
+    pub fn with_opening(mut self, parts: &[OpeningPart]) -> GameRecord {
+        debug_assert_eq!(parts.iter().map(|p| p.plies()).sum::<u32>(), self.opening_plies);
+        self.opening = format_opening(parts);
+        self
+    }
+
+    /// How the first `opening_plies` moves were chosen. Format-1 records
+    /// did not say: their opening plies are `Unknown`.
+    pub fn opening_parts(&self) -> Result<Vec<OpeningPart>, String> {
+        let parts: Vec<OpeningPart> = if self.format == 1 {
+            if !self.opening.is_empty() {
+                return Err("format 1 has no opening column".to_string());
+            }
+            vec![OpeningPart::Unknown(self.opening_plies)]
+        } else {
+            self.opening.split_whitespace().map(str::parse).collect::<Result<_, _>>()?
+        };
+        let sum: u32 = parts.iter().map(|p| p.plies()).sum();
+        if sum != self.opening_plies {
+            return Err(format!("opening {:?} counts {sum} plies but opening_plies is {}", self.opening, self.opening_plies));
+        }
+        Ok(parts.into_iter().filter(|p| p.plies() > 0).collect())
+    }
+
+    /// Whether every move of the game was chosen by the players themselves
+    /// from the standard start, near-best sampling by search included: the
+    /// games that can speak of White's first-move advantage at the players'
+    /// strength. Games with random, softmax or book openings, or from
+    /// another start, are not.
+    pub fn is_searched_from_start(&self) -> bool {
+        self.start.trim().is_empty() && self.opening_parts().is_ok_and(|parts| parts.iter().all(|p| p.is_search()))
     }
 
     /// The game's start position.
@@ -110,8 +239,8 @@ impl GameRecord {
     /// ends exactly at its last move, and that `result`, `termination`,
     /// `plies`, `opening_plies` and `scores` agree with it.
     pub fn replay(&self) -> Result<ReplayedGame, String> {
-        if self.format != FORMAT_VERSION {
-            return Err(format!("format {} is not supported (this program reads format {FORMAT_VERSION})", self.format));
+        if self.format != 1 && self.format != FORMAT_VERSION {
+            return Err(format!("format {} is not supported (this program reads formats 1 and {FORMAT_VERSION})", self.format));
         }
         if self.rules != BRAINKING.name {
             return Err(format!("rules {:?} are not supported (expected {:?})", self.rules, BRAINKING.name));
@@ -130,6 +259,7 @@ impl GameRecord {
         if self.opening_plies > self.plies {
             return Err(format!("opening_plies {} exceeds plies {}", self.opening_plies, self.plies));
         }
+        self.opening_parts()?;
         let Some(outcome) = game.outcome() else {
             return Err("the game is not over after its last move".to_string());
         };

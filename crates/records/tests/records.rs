@@ -91,7 +91,7 @@ fn bad_games_are_refused_with_file_and_line() {
 
     let path = tmp("malformed.csv");
     let header = alq_records::COLUMNS.join(",");
-    std::fs::write(&path, format!("{header}\n0,1,brainking,,a,b,1-0,no_moves,many,0,,,60,,1\n")).unwrap();
+    std::fs::write(&path, format!("{header}\n0,1,brainking,,a,b,1-0,no_moves,many,0,,,,60,,2\n")).unwrap();
     let msg = first_error(&path);
     assert!(msg.contains("malformed.csv:2:"), "{msg}");
 

@@ -1,5 +1,7 @@
 //! Streaming accumulation of game statistics: totals, per pairing, per first
-//! move and for every line of the opening tree up to a depth.
+//! move and for every line of the opening tree up to a depth of real
+//! choices, kept apart for games chosen by the players from the standard
+//! start and games with randomised openings.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -7,46 +9,64 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use alq_engine::Side;
-use alq_records::{GameRecord, RecordError, RecordReader, ReplayedGame};
+use alq_engine::{Side, Termination};
+use alq_records::{GameRecord, OpeningPart, RecordError, RecordReader, ReplayedGame};
+use serde::Deserialize;
 
-use crate::stats::{wilson, Rate};
+use crate::stats::{score_interval, wilson, Rate};
 
-/// Results of a set of games.
+/// Results of a set of games. A game that reached the ply cap did not end
+/// by the rules: it is counted as unfinished, never as a draw.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Counts {
     pub games: u64,
     pub white_wins: u64,
     pub black_wins: u64,
+    /// Draws by the rules (repetition, no progress).
     pub draws: u64,
+    /// Games stopped by the ply cap.
+    pub unfinished: u64,
     pub plies: u64,
 }
 
 impl Counts {
-    fn add(&mut self, winner: Option<Side>, plies: u64) {
+    pub fn add(&mut self, winner: Option<Side>, capped: bool, plies: u64) {
         self.games += 1;
         self.plies += plies;
-        match winner {
-            Some(Side::White) => self.white_wins += 1,
-            Some(Side::Black) => self.black_wins += 1,
-            None => self.draws += 1,
+        match (winner, capped) {
+            (Some(Side::White), _) => self.white_wins += 1,
+            (Some(Side::Black), _) => self.black_wins += 1,
+            (None, true) => self.unfinished += 1,
+            (None, false) => self.draws += 1,
         }
     }
 
-    fn merge(&mut self, other: &Counts) {
+    /// The results of one replayed game.
+    pub fn add_game(&mut self, game: &ReplayedGame) {
+        let capped = game.termination() == Termination::MaxPlies;
+        self.add(game.winner(), capped, game.game.plies() as u64);
+    }
+
+    pub fn merge(&mut self, other: &Counts) {
         self.games += other.games;
         self.white_wins += other.white_wins;
         self.black_wins += other.black_wins;
         self.draws += other.draws;
+        self.unfinished += other.unfinished;
         self.plies += other.plies;
     }
 
-    /// White's points (wins plus half the draws) over games.
+    /// Games that ended by the rules.
+    pub fn finished(&self) -> u64 {
+        self.games - self.unfinished
+    }
+
+    /// White's points (wins plus half the draws) over the finished games.
     pub fn white_score(&self) -> f64 {
-        if self.games == 0 {
+        if self.finished() == 0 {
             0.0
         } else {
-            (self.white_wins as f64 + 0.5 * self.draws as f64) / self.games as f64
+            (self.white_wins as f64 + 0.5 * self.draws as f64) / self.finished() as f64
         }
     }
 
@@ -58,72 +78,115 @@ impl Counts {
         }
     }
 
-    /// The rates with their Wilson 95 % intervals. White's score uses the
-    /// Wilson interval on points over games (draws as half points), a close
-    /// approximation when draws are few.
+    /// The rates: White wins, Black wins, draws and unfinished games over
+    /// all games, each with its Wilson 95 % interval; White's score over the
+    /// finished games with an interval that handles draws
+    /// ([`score_interval`]).
     pub fn rates(&self) -> Rates {
         Rates {
             white_win: wilson(self.white_wins as f64, self.games),
             black_win: wilson(self.black_wins as f64, self.games),
             draw: wilson(self.draws as f64, self.games),
-            white_score: wilson(self.white_wins as f64 + 0.5 * self.draws as f64, self.games),
+            unfinished: wilson(self.unfinished as f64, self.games),
+            white_score: score_interval(self.white_wins, self.draws, self.black_wins),
         }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rates {
     pub white_win: Rate,
     pub black_win: Rate,
     pub draw: Rate,
+    pub unfinished: Rate,
     pub white_score: Rate,
 }
 
-/// Everything the report needs, gathered in one pass over the games.
+/// A node of the opening tree: a line that ends after a real choice and
+/// the forced plies (positions with a single legal move) that follow it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TreeNode {
+    pub counts: Counts,
+    /// Real choices in the line (its depth in the tree).
+    pub decisions: usize,
+    /// Forced plies in the line.
+    pub forced: usize,
+}
+
+/// Statistics of one kind of games.
 #[derive(Clone, Debug, Default)]
-pub struct Collected {
+pub struct Section {
     pub total: Counts,
     pub terminations: BTreeMap<String, u64>,
     /// Game length in plies -> games.
     pub lengths: BTreeMap<u64, u64>,
     /// (white, black) player descriptions -> results.
     pub pairings: BTreeMap<(String, String), Counts>,
-    /// Opening lines (space-separated moves, 1..=depth plies, games from the
+    /// White's first move -> results (games from the standard start).
+    pub first_moves: BTreeMap<String, Counts>,
+    /// Opening lines (space-separated moves, up to `tree_depth` decisions,
+    /// forced plies folded into the choice before them, games from the
     /// standard start only) -> results of the games that began with them.
-    pub tree: BTreeMap<String, Counts>,
-    /// Games that began from another position (not in the tree).
+    pub tree: BTreeMap<String, TreeNode>,
+    /// Games whose first moves were drawn among near-best moves.
+    pub near_best: u64,
+    /// Games from a position other than the standard start.
     pub other_starts: u64,
-    pub tree_depth: usize,
 }
 
-impl Collected {
-    pub fn new(tree_depth: usize) -> Collected {
-        Collected { tree_depth, ..Collected::default() }
-    }
-
-    pub fn add(&mut self, game: &ReplayedGame) {
+impl Section {
+    fn add(&mut self, game: &ReplayedGame, tree_depth: usize) {
         let winner = game.winner();
+        let capped = game.termination() == Termination::MaxPlies;
         let plies = game.game.plies() as u64;
-        self.total.add(winner, plies);
+        self.total.add(winner, capped, plies);
         *self.terminations.entry(game.termination().name().to_string()).or_insert(0) += 1;
         *self.lengths.entry(plies).or_insert(0) += 1;
         let r = &game.record;
-        self.pairings.entry((r.white.clone(), r.black.clone())).or_default().add(winner, plies);
+        self.pairings.entry((r.white.clone(), r.black.clone())).or_default().add(winner, capped, plies);
+        if r.opening_parts().is_ok_and(|p| p.iter().any(|p| matches!(p, OpeningPart::NearBest { .. }))) {
+            self.near_best += 1;
+        }
         if !r.start.trim().is_empty() {
             self.other_starts += 1;
             return;
         }
-        let mut line = String::new();
-        for mv in game.game.moves().iter().take(self.tree_depth) {
+        let moves = game.game.moves();
+        if let Some(first) = moves.first() {
+            self.first_moves.entry(first.to_string()).or_default().add(winner, capped, plies);
+        }
+        let positions = game.game.positions();
+        let (mut line, mut decisions, mut forced) = (String::new(), 0, 0);
+        let mut node = |line: &str, decisions: usize, forced: usize| {
+            let n = self.tree.entry(line.to_string()).or_default();
+            n.counts.add(winner, capped, plies);
+            n.decisions = decisions;
+            n.forced = forced;
+        };
+        for (i, mv) in moves.iter().enumerate() {
+            let is_forced = positions[i].legal_moves().len() == 1;
+            if !is_forced {
+                if decisions > 0 {
+                    node(&line, decisions, forced);
+                }
+                if decisions == tree_depth {
+                    break;
+                }
+                decisions += 1;
+            } else {
+                forced += 1;
+            }
             if !line.is_empty() {
                 line.push(' ');
             }
             line += &mv.to_string();
-            self.tree.entry(line.clone()).or_default().add(winner, plies);
+            if i + 1 == moves.len() && decisions > 0 {
+                node(&line, decisions, forced);
+            }
         }
     }
 
-    pub fn merge(&mut self, other: Collected) {
+    pub(crate) fn merge(&mut self, other: Section) {
         self.total.merge(&other.total);
         for (k, v) in other.terminations {
             *self.terminations.entry(k).or_insert(0) += v;
@@ -134,18 +197,61 @@ impl Collected {
         for (k, v) in other.pairings {
             self.pairings.entry(k).or_default().merge(&v);
         }
-        for (k, v) in other.tree {
-            self.tree.entry(k).or_default().merge(&v);
+        for (k, v) in other.first_moves {
+            self.first_moves.entry(k).or_default().merge(&v);
         }
+        for (k, v) in other.tree {
+            let n = self.tree.entry(k).or_default();
+            n.counts.merge(&v.counts);
+            n.decisions = v.decisions;
+            n.forced = v.forced;
+        }
+        self.near_best += other.near_best;
         self.other_starts += other.other_starts;
     }
 
     /// White's first moves with their results, most played first.
-    pub fn first_moves(&self) -> Vec<(String, Counts)> {
-        let mut v: Vec<(String, Counts)> =
-            self.tree.iter().filter(|(line, _)| !line.contains(' ')).map(|(l, c)| (l.clone(), c.clone())).collect();
+    pub fn first_moves_by_games(&self) -> Vec<(String, Counts)> {
+        let mut v: Vec<(String, Counts)> = self.first_moves.iter().map(|(l, c)| (l.clone(), c.clone())).collect();
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.cmp(&b.0)));
         v
+    }
+}
+
+/// Everything the report needs, gathered in one pass over the games, in two
+/// kinds that are never mixed: games from the standard start whose every
+/// move the players chose (near-best sampling of the first moves included),
+/// which speak of White's advantage at the players' strength, and games
+/// with random, softmax or book openings or from other positions, which are
+/// training data.
+#[derive(Clone, Debug, Default)]
+pub struct Collected {
+    pub searched: Section,
+    pub randomised: Section,
+    pub tree_depth: usize,
+}
+
+impl Collected {
+    pub fn new(tree_depth: usize) -> Collected {
+        Collected { tree_depth, ..Collected::default() }
+    }
+
+    pub fn add(&mut self, game: &ReplayedGame) {
+        if game.record.is_searched_from_start() {
+            self.searched.add(game, self.tree_depth);
+        } else {
+            self.randomised.add(game, self.tree_depth);
+        }
+    }
+
+    pub fn merge(&mut self, other: Collected) {
+        self.searched.merge(other.searched);
+        self.randomised.merge(other.randomised);
+    }
+
+    /// All games of both kinds.
+    pub fn games(&self) -> u64 {
+        self.searched.total.games + self.randomised.total.games
     }
 }
 
@@ -224,7 +330,7 @@ pub fn collect(
                     },
                 )?;
             total.merge(part);
-            on_games(total.total.games);
+            on_games(total.games());
         }
     }
     Ok(total)

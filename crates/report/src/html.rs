@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::{Group, Line, Report};
+use crate::{Group, Line, Report, StudySummary};
 
 fn esc(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -17,14 +17,16 @@ fn interval(ci: [f64; 2]) -> String {
     format!("[{:.4}, {:.4}]", ci[0], ci[1])
 }
 
-/// The cells of a group's row: games, White wins, Black wins, draws (each
-/// with its rate), White's score with its interval, average length.
-fn group_fields(g: &Group) -> [String; 6] {
+/// The cells of a group's row: games, White wins, Black wins, draws,
+/// unfinished (each with its rate), White's score with its interval,
+/// average length.
+fn group_fields(g: &Group) -> [String; 7] {
     [
         g.games.to_string(),
         format!("{} ({})", g.white_wins, pct(g.rates.white_win.rate)),
         format!("{} ({})", g.black_wins, pct(g.rates.black_win.rate)),
         format!("{} ({})", g.draws, pct(g.rates.draw.rate)),
+        g.unfinished.to_string(),
         format!("{:.4} {}", g.white_score, interval(g.rates.white_score.ci95)),
         // The human reference has no game lengths.
         if g.average_plies > 0.0 { format!("{:.1}", g.average_plies) } else { "–".to_string() },
@@ -35,22 +37,30 @@ fn group_cells(g: &Group) -> String {
     group_fields(g).iter().map(|f| format!("<td>{f}</td>")).collect()
 }
 
-const GROUP_HEAD: &str =
-    "<th>games</th><th>White wins</th><th>Black wins</th><th>draws</th><th>White's score, 95 % interval</th><th>avg plies</th>";
+const GROUP_HEAD: &str = "<th>games</th><th>White wins</th><th>Black wins</th><th>draws</th><th>unfinished</th>\
+    <th>White's score, 95 % interval</th><th>avg plies</th>";
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}\
 table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;white-space:nowrap}\
 td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}\
 details{margin-left:1.2em}summary{cursor:pointer;font-family:monospace;white-space:pre}\
 .leaf{margin-left:2.4em;font-family:monospace;white-space:pre}.note{color:#555;font-size:90%}\
-figure{margin:1em 0}";
+figure{margin:1em 0}.headline{font-size:120%;background:#eef4fb;border-left:4px solid #36c;padding:.6em 1em}\
+.forced{color:#888}";
 
-fn tree_label(l: &Line) -> String {
+/// A node's label: its own moves (the choice, then any forced plies in
+/// brackets) and its results.
+fn tree_label(l: &Line, parent_plies: usize) -> String {
     let r = &l.results;
-    let last = l.line.rsplit(' ').next().unwrap_or("");
+    let own: Vec<&str> = l.line.split(' ').skip(parent_plies).collect();
+    let moves = match own.split_first() {
+        Some((choice, [])) => choice.to_string(),
+        Some((choice, forced)) => format!("{choice} [forced: {}]", forced.join(" ")),
+        None => String::new(),
+    };
     let exact = l.exact_value.as_ref().map(|v| format!(", exact: {v}")).unwrap_or_default();
     format!(
-        "{last:<12} {:>7} games  W {:>6}  B {:>6}  D {:>6}  White's score {:.3} [{:.3}, {:.3}]{exact}",
+        "{moves:<12} {:>7} games  W {:>6}  B {:>6}  D {:>6}  White's score {:.3} [{:.3}, {:.3}]{exact}",
         r.games,
         pct(r.rates.white_win.rate),
         pct(r.rates.black_win.rate),
@@ -66,23 +76,122 @@ fn tree_html(report: &Report) -> String {
     let mut out = String::new();
     let lines = &report.tree;
     // Lines are sorted so that each line's extensions follow it directly.
-    fn render(lines: &[Line], i: &mut usize, depth: usize, out: &mut String) {
-        while *i < lines.len() && lines[*i].plies == depth {
+    fn render(lines: &[Line], i: &mut usize, depth: usize, parent_plies: usize, out: &mut String) {
+        while *i < lines.len() && lines[*i].decisions == depth {
             let l = &lines[*i];
             *i += 1;
-            let has_children = *i < lines.len() && lines[*i].plies == depth + 1;
+            let has_children = *i < lines.len() && lines[*i].decisions == depth + 1;
             if has_children {
-                let _ = write!(out, "<details><summary>{}</summary>", esc(&tree_label(l)));
-                render(lines, i, depth + 1, out);
+                let _ = write!(out, "<details><summary>{}</summary>", esc(&tree_label(l, parent_plies)));
+                render(lines, i, depth + 1, l.plies, out);
                 out.push_str("</details>");
             } else {
-                let _ = write!(out, "<div class=\"leaf\">{}</div>", esc(&tree_label(l)));
+                let _ = write!(out, "<div class=\"leaf\">{}</div>", esc(&tree_label(l, parent_plies)));
             }
         }
     }
     let mut i = 0;
-    render(lines, &mut i, 1, &mut out);
+    // Nodes cut short by a game that ended inside a forced run sit where
+    // their depth does not follow: skip them rather than stop.
+    while i < lines.len() {
+        let before = i;
+        render(lines, &mut i, 1, 0, &mut out);
+        if i == before {
+            i += 1;
+        }
+    }
     out
+}
+
+/// The study's table and plot, as a page section.
+pub fn study_section(study: &StudySummary, svg: &str) -> String {
+    let mut h = String::new();
+    h += "<p>Each rung's player plays itself from the standard start; games differ only by choices among near-best \
+          moves in their first plies. Rates are over all games (Wilson 95 % intervals); White's score is over the \
+          games that ended by the rules, with an interval that handles draws; unfinished games reached the ply cap.</p>";
+    let _ = write!(h, "<table><tr><th>rung</th><th>player</th>{GROUP_HEAD}<th>distinct games</th><th>best first move</th></tr>");
+    for r in &study.rungs {
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td></tr>",
+            r.rung + 1,
+            esc(&r.player),
+            group_cells(&r.results),
+            r.distinct_games,
+            esc(r.best_first_move.as_deref().unwrap_or("–"))
+        );
+    }
+    let _ = write!(h, "<tr><td>–</td><td>BrainKing humans</td>{}<td>–</td><td>–</td></tr></table>", group_cells(&study.brainking));
+    let _ = write!(h, "<figure id=\"strength.svg\">{}</figure>", inline_svg(svg));
+    let _ = write!(
+        h,
+        "<p>Exact value of the start position: {}.</p>",
+        esc(study.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)"))
+    );
+    h
+}
+
+/// An SVG document's body, for inlining in a page.
+fn inline_svg(svg: &str) -> &str {
+    let body = svg.trim_start_matches(|c| c != '<');
+    if body.starts_with("<?xml") {
+        body.split_once("?>").map_or(body, |(_, b)| b)
+    } else {
+        body
+    }
+}
+
+/// `study.html`: the study on its own page.
+pub fn study_page(study: &StudySummary, svg: &str) -> String {
+    let mut h = String::new();
+    let _ = write!(
+        h,
+        "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Alquerque Lab: White's advantage by strength</title>\
+         <style>{STYLE}</style></head><body><h1>White's first-move advantage by playing strength</h1>"
+    );
+    h += &study_section(study, svg);
+    h += "<h2>First moves by rung</h2><table><tr><th>rung</th><th>first move</th><th>share of games</th>\
+          <th>White's score, 95 % interval</th><th>with the move fixed: games</th><th>White's score, 95 % interval</th></tr>";
+    for r in &study.rungs {
+        for (mv, own, fixed) in r.first_move_table() {
+            let score = |f: Option<&crate::study::FirstMoveRow>| f.map_or("–".to_string(), |f| f.score_text());
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                r.rung + 1,
+                esc(mv),
+                own.map_or("–".to_string(), |f| pct(f.share)),
+                score(own),
+                fixed.map_or("–".to_string(), |f| f.results.games.to_string()),
+                score(fixed)
+            );
+        }
+    }
+    h += "</table>";
+    let _ = write!(h, "<p class=\"note\">Source of the human figures: {}.</p></body></html>\n", esc(&study.brainking_source));
+    h
+}
+
+fn pairing_table(h: &mut String, pairings: &[crate::Pairing], prefix: &str) {
+    let _ = write!(h, "<table><tr><th>#</th><th>White</th><th>Black</th>{GROUP_HEAD}</tr>");
+    for (i, p) in pairings.iter().enumerate() {
+        let _ = write!(
+            h,
+            "<tr><td>{prefix}{}</td><td>{}</td><td>{}</td>{}</tr>",
+            i + 1,
+            esc(&p.white),
+            esc(&p.black),
+            group_cells(&p.results)
+        );
+    }
+    h.push_str("</table>");
+}
+
+fn terminations(t: &std::collections::BTreeMap<String, u64>) -> String {
+    if t.is_empty() {
+        return "none".to_string();
+    }
+    t.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The self-contained page: inline SVG plots, no external assets.
@@ -91,75 +200,95 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Alquerque Lab report</title>\
-         <style>{STYLE}</style></head><body><h1>Alquerque Lab: first-move advantage and openings</h1>"
+         <style>{STYLE}</style></head><body><h1>Alquerque Lab: White's first-move advantage and openings</h1>"
     );
+    let _ = write!(h, "<p class=\"headline\">{}</p>", esc(&report.headline));
+    let plot = |name: &str| {
+        plots.iter().find(|(n, _)| *n == name).map(|(n, svg)| format!("<figure id=\"{}\">{}</figure>", esc(n), inline_svg(svg)))
+    };
+    if let Some(study) = &report.study {
+        h += "<h2>White's advantage by playing strength</h2>";
+        let svg = plots.iter().find(|(n, _)| *n == "strength.svg").map_or("", |(_, s)| s.as_str());
+        h += &study_section(study, svg);
+    }
+    let fs = &report.from_start;
     let _ = write!(
         h,
-        "<p>{} games from {} file(s). White's score {:.4}, 95 % interval {}; average length {:.1} plies.</p>",
-        report.games,
-        report.sources.len(),
-        report.white_score,
-        interval(report.rates.white_score.ci95),
-        report.average_plies
+        "<h2>Games from the standard start</h2><p>{} games in which the players chose every move from the standard start \
+         ({} of them with their first moves drawn among near-best moves by search). Terminations: {}.</p>",
+        fs.results.games,
+        fs.near_best_games,
+        esc(&terminations(&fs.terminations))
     );
-    h += "<h2>Engine games and BrainKing's human games</h2>";
-    let _ = write!(h, "<table><tr><th>games of</th>{GROUP_HEAD}</tr>");
-    let all = report.overall();
-    let _ = write!(h, "<tr><td>engine (this report)</td>{}</tr>", group_cells(&all));
-    let _ = write!(h, "<tr><td>BrainKing humans</td>{}</tr></table>", group_cells(&report.brainking.results));
-    if let Some(t) = &report.white_win_rate_vs_brainking {
+    if fs.results.games > 0 {
+        pairing_table(&mut h, &fs.pairings, "P");
+        h += "<h3>Beside BrainKing's human games</h3><p>What is compared: BrainKing's human games against the engine's \
+              games of each pairing above, at the named strength. The difference and its 95 % interval say only how \
+              these two sets of games differ.</p>";
         let _ = write!(
             h,
-            "<p>White's win rate, engine minus humans: {:+.2} points; two-proportion z = {:.2}, p = {:.3e}.</p>",
-            100.0 * t.difference,
-            t.z,
-            t.p_value
+            "<table><tr><th>engine games</th><th>games</th><th>White's score</th><th>humans' White's score</th>\
+             <th>difference in White's score, 95 % interval</th><th>difference in White's win rate, 95 % interval</th></tr>"
         );
-    }
-    let _ = write!(h, "<p class=\"note\">Source: {}.</p>", esc(&report.brainking.source));
-    h += "<h2>By pairing</h2><p>White's advantage as a function of who plays: one row per (White, Black) pairing.</p>";
-    let _ = write!(h, "<table><tr><th>#</th><th>White</th><th>Black</th>{GROUP_HEAD}</tr>");
-    for (i, p) in report.pairings.iter().enumerate() {
+        for c in &report.human_comparison {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:+.4} {}</td><td>{:+.4} {}</td></tr>",
+                esc(&c.engine),
+                c.engine_games,
+                c.engine_white_score.rate,
+                c.human_white_score.rate,
+                c.white_score_difference.difference,
+                interval(c.white_score_difference.ci95),
+                c.white_win_difference.difference,
+                interval(c.white_win_difference.ci95)
+            );
+        }
+        h += "</table>";
         let _ = write!(
             h,
-            "<tr><td>P{}</td><td>{}</td><td>{}</td>{}</tr>",
-            i + 1,
-            esc(&p.white),
-            esc(&p.black),
-            group_cells(&p.results)
+            "<table><tr><th>games of</th>{GROUP_HEAD}</tr><tr><td>BrainKing humans</td>{}</tr></table>",
+            group_cells(&report.brainking.results)
         );
+        let _ = write!(h, "<p class=\"note\">Source: {}.</p>", esc(&report.brainking.source));
+        h += "<h3>White's first move</h3>";
+        let _ = write!(h, "<table><tr><th>first move</th>{GROUP_HEAD}<th>exact value</th></tr>");
+        for l in &report.first_moves {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td>{}<td>{}</td></tr>",
+                esc(&l.line),
+                group_cells(&l.results),
+                esc(l.exact_value.as_deref().unwrap_or("not yet known"))
+            );
+        }
+        h += "</table>";
+        for name in ["white_score_by_pairing.svg", "first_moves.svg", "game_length.svg"] {
+            h += &plot(name).unwrap_or_default();
+        }
     }
-    h += "</table>";
-    h += "<h2>Terminations</h2><table><tr><th>termination</th><th>games</th></tr>";
-    for (t, n) in &report.terminations {
-        let _ = write!(h, "<tr><td>{}</td><td>{n}</td></tr>", esc(t));
-    }
-    h += "</table>";
-    h += "<h2>White's first move</h2>";
-    let _ = write!(h, "<table><tr><th>first move</th>{GROUP_HEAD}<th>exact value</th></tr>");
-    for l in &report.first_moves {
-        let _ = write!(
-            h,
-            "<tr><td>{}</td>{}<td>{}</td></tr>",
-            esc(&l.line),
-            group_cells(&l.results),
-            esc(l.exact_value.as_deref().unwrap_or("not yet known"))
-        );
-    }
-    h += "</table>";
+    let rd = &report.randomised;
     let _ = write!(
         h,
-        "<h2>Opening tree</h2><p>To {} plies; click a line to open it. Games that began from another position \
-         ({}) are not in the tree. Exact values appear where tablebases or a solver know them.</p>",
-        report.tree_depth, report.other_starts
+        "<h2>Games from randomised openings</h2><p>{} games with random, softmax-sampled or book openings, or from other \
+         positions ({} of them): training data. Their first moves were not chosen for strength, so they say nothing \
+         about White's advantage and are not compared with human games. Terminations: {}.</p>",
+        rd.results.games,
+        rd.other_starts,
+        esc(&terminations(&rd.terminations))
+    );
+    if rd.results.games > 0 {
+        pairing_table(&mut h, &rd.pairings, "R");
+    }
+    let kind = if report.tree_games == "from_start" { "games from the standard start" } else { "games from randomised openings (there are no games from the start)" };
+    let _ = write!(
+        h,
+        "<h2>Opening tree</h2><p>Of the {kind}, to {} real choices; a ply with a single legal move (a forced capture) is \
+         folded into the choice before it and shown in brackets. Click a line to open it. Exact values appear where \
+         tablebases or a solver know them.</p>",
+        report.tree_depth
     );
     h += &tree_html(report);
-    h += "<h2>Plots</h2>";
-    for (name, svg) in plots {
-        let body = svg.trim_start_matches(|c| c != '<');
-        let body = if body.starts_with("<?xml") { body.split_once("?>").map_or(body, |(_, b)| b) } else { body };
-        let _ = write!(h, "<figure id=\"{}\">{}</figure>", esc(name), body);
-    }
     h += "</body></html>\n";
     h
 }
@@ -168,54 +297,73 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
 pub fn markdown(report: &Report) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# Alquerque Lab report\n");
+    let _ = writeln!(m, "{}\n", report.headline);
     let _ = writeln!(m, "{} games from {} file(s).\n", report.games, report.sources.len());
-    let _ = writeln!(m, "| games of | games | White wins | Black wins | draws | White's score (95 % interval) |");
-    let _ = writeln!(m, "|---|---|---|---|---|---|");
-    let row = |name: &str, g: &Group| format!("| {name} | {} |", group_fields(g)[..5].join(" | "));
-    let all = report.overall();
-    let _ = writeln!(m, "{}", row("engine", &all));
-    let _ = writeln!(m, "{}", row("BrainKing humans", &report.brainking.results));
-    if let Some(t) = &report.white_win_rate_vs_brainking {
-        let _ = writeln!(
-            m,
-            "\nWhite's win rate, engine minus humans: {:+.2} points (z = {:.2}, p = {:.3e}).",
-            100.0 * t.difference,
-            t.z,
-            t.p_value
-        );
+    let head = "| games | White wins | Black wins | draws | unfinished | White's score (95 % interval) |";
+    let row = |g: &Group| format!("{} |", group_fields(g)[..6].join(" | "));
+    if let Some(study) = &report.study {
+        let _ = writeln!(m, "## White's advantage by playing strength\n");
+        let _ = writeln!(m, "| rung | player {head}\n|---|---|---|---|---|---|---|---|");
+        for r in &study.rungs {
+            let _ = writeln!(m, "| {} | {} | {}", r.rung + 1, r.player, row(&r.results));
+        }
+        let _ = writeln!(m);
     }
-    let _ = writeln!(m, "\nSource of the human figures: {}.\n", report.brainking.source);
-    let _ = writeln!(m, "## By pairing\n");
-    let _ = writeln!(m, "| # | White | Black | games | White's score (95 % interval) |\n|---|---|---|---|---|");
-    for (i, p) in report.pairings.iter().enumerate() {
-        let _ = writeln!(
-            m,
-            "| P{} | {} | {} | {} | {:.4} {} |",
-            i + 1,
-            p.white,
-            p.black,
-            p.results.games,
-            p.results.white_score,
-            interval(p.results.rates.white_score.ci95)
-        );
+    let fs = &report.from_start;
+    let _ = writeln!(m, "## Games from the standard start\n");
+    let _ = writeln!(
+        m,
+        "{} games in which the players chose every move ({} with near-best sampling of the first moves). Terminations: {}.\n",
+        fs.results.games,
+        fs.near_best_games,
+        terminations(&fs.terminations)
+    );
+    if fs.results.games > 0 {
+        let _ = writeln!(m, "| # | White | Black {head}\n|---|---|---|---|---|---|---|---|---|");
+        for (i, p) in fs.pairings.iter().enumerate() {
+            let _ = writeln!(m, "| P{} | {} | {} | {}", i + 1, p.white, p.black, row(&p.results));
+        }
+        let _ = writeln!(m, "| – | BrainKing humans | | {}", row(&report.brainking.results));
+        let _ = writeln!(m, "\nBeside BrainKing's human games (engine minus humans, 95 % intervals):\n");
+        for c in &report.human_comparison {
+            let _ = writeln!(
+                m,
+                "- {} ({} games): White's score {:+.4} {}, White's win rate {:+.4} {}",
+                c.engine,
+                c.engine_games,
+                c.white_score_difference.difference,
+                interval(c.white_score_difference.ci95),
+                c.white_win_difference.difference,
+                interval(c.white_win_difference.ci95)
+            );
+        }
+        let _ = writeln!(m, "\nSource of the human figures: {}.\n", report.brainking.source);
+        let _ = writeln!(m, "### White's first move\n\n| move {head}\n|---|---|---|---|---|---|---|");
+        for l in &report.first_moves {
+            let _ = writeln!(m, "| {} | {}", l.line, row(&l.results));
+        }
+        let _ = writeln!(m);
     }
-    let _ = writeln!(m, "\n## White's first move\n");
-    let _ = writeln!(m, "| move | games | White wins | Black wins | draws | White's score (95 % interval) |\n|---|---|---|---|---|---|");
-    for l in &report.first_moves {
-        let r = &l.results;
-        let _ = writeln!(
-            m,
-            "| {} | {} | {} | {} | {} | {:.4} {} |",
-            l.line,
-            r.games,
-            r.white_wins,
-            r.black_wins,
-            r.draws,
-            r.white_score,
-            interval(r.rates.white_score.ci95)
-        );
+    let rd = &report.randomised;
+    let _ = writeln!(m, "## Games from randomised openings\n");
+    let _ = writeln!(
+        m,
+        "{} games with random, softmax-sampled or book openings or other starts (training data, not compared with humans). Terminations: {}.\n",
+        rd.results.games,
+        terminations(&rd.terminations)
+    );
+    if rd.results.games > 0 {
+        let _ = writeln!(m, "| # | White | Black {head}\n|---|---|---|---|---|---|---|---|---|");
+        for (i, p) in rd.pairings.iter().enumerate() {
+            let _ = writeln!(m, "| R{} | {} | {} | {}", i + 1, p.white, p.black, row(&p.results));
+        }
+        let _ = writeln!(m);
     }
-    let _ = writeln!(m, "\nTerminations: {}.", report.terminations.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(", "));
-    let _ = writeln!(m, "Average length: {:.1} plies. Opening tree to {} plies: openings.csv.", report.average_plies, report.tree_depth);
+    let _ = writeln!(
+        m,
+        "Opening tree ({}) to {} real choices, forced plies folded: openings.csv.",
+        if report.tree_games == "from_start" { "games from the standard start" } else { "games from randomised openings" },
+        report.tree_depth
+    );
     m
 }

@@ -4,9 +4,16 @@
 //! number of games files: `summary.json`, `openings.csv`, SVG plots, a
 //! self-contained `report.html` and a text `report.md`.
 //!
-//! Every rate carries a Wilson 95 % interval, and the engine's games are set
-//! beside BrainKing's human games with a two-proportion test of White's win
-//! rate. Each line of the opening tree has a place for its exact
+//! Games are kept in two kinds that are never mixed: games from the
+//! standard start whose every move the players chose (the first moves
+//! possibly drawn among near-best moves by search), which alone speak of
+//! White's advantage and are set beside BrainKing's human games, labelled
+//! with the players' strength; and games from randomised openings, which
+//! are training data. Win, draw and loss rates carry Wilson 95 % intervals;
+//! White's score carries an interval that handles draws
+//! ([`score_interval`]). Games stopped by the ply cap are unfinished, never
+//! draws. The opening tree counts real choices: forced plies are folded
+//! into the choice before them. Each line has a place for its exact
 //! game-theoretic value (`exact_value`), empty until a solver provides it.
 //!
 //! ```no_run
@@ -21,15 +28,17 @@ mod collect;
 mod html;
 mod plots;
 mod stats;
+pub mod study;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use collect::{collect, game_files, Collected, Counts, Rates};
-pub use stats::{normal_cdf, two_proportion, wilson, Rate, TwoProportion, Z95};
+pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TreeNode};
+pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
+pub use study::{StudyInput, StudyRung, StudySummary};
 
 /// BrainKing's human Alquerque games, the reference the engine is set beside.
 pub const BRAINKING_GAMES: u64 = 8_426;
@@ -51,15 +60,21 @@ pub enum ReportError {
     Io { path: PathBuf, error: std::io::Error },
     #[error("{0}")]
     Plot(String),
+    #[error("{0}")]
+    Invalid(String),
 }
 
 /// Results of a group of games with their intervals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Group {
     pub games: u64,
     pub white_wins: u64,
     pub black_wins: u64,
+    /// Draws by the rules.
     pub draws: u64,
+    /// Games stopped by the ply cap, not draws by the rules.
+    pub unfinished: u64,
+    /// White's points over the finished games.
     pub white_score: f64,
     pub average_plies: f64,
     pub rates: Rates,
@@ -72,6 +87,7 @@ impl Group {
             white_wins: c.white_wins,
             black_wins: c.black_wins,
             draws: c.draws,
+            unfinished: c.unfinished,
             white_score: c.white_score(),
             average_plies: c.average_plies(),
             rates: c.rates(),
@@ -87,11 +103,27 @@ pub struct Pairing {
     pub results: Group,
 }
 
+impl Pairing {
+    /// `X against itself` or `X (White) against Y (Black)`.
+    pub fn label(&self) -> String {
+        if self.white == self.black {
+            format!("{} against itself", self.white)
+        } else {
+            format!("{} (White) against {} (Black)", self.white, self.black)
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Line {
     /// Moves from the start, space-separated.
     pub line: String,
+    /// Real choices in the line: its depth in the tree. Forced plies
+    /// (positions with one legal move) are folded into the choice before them.
+    pub decisions: usize,
     pub plies: usize,
+    /// Forced plies in the line.
+    pub forced: usize,
     #[serde(flatten)]
     pub results: Group,
     /// The exact game-theoretic value of the position after the line, when
@@ -106,106 +138,205 @@ pub struct Reference {
     pub results: Group,
 }
 
+/// One kind of games: totals, terminations and pairings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SectionReport {
+    #[serde(flatten)]
+    pub results: Group,
+    pub terminations: BTreeMap<String, u64>,
+    /// Games whose first moves were drawn among near-best moves.
+    pub near_best_games: u64,
+    /// Games from a position other than the standard start.
+    pub other_starts: u64,
+    pub pairings: Vec<Pairing>,
+}
+
+impl SectionReport {
+    fn of(s: &Section) -> SectionReport {
+        SectionReport {
+            results: Group::of(&s.total),
+            terminations: s.terminations.clone(),
+            near_best_games: s.near_best,
+            other_starts: s.other_starts,
+            pairings: s
+                .pairings
+                .iter()
+                .map(|((w, b), counts)| Pairing { white: w.clone(), black: b.clone(), results: Group::of(counts) })
+                .collect(),
+        }
+    }
+}
+
+/// BrainKing's human games against the engine's games of one named
+/// strength (a pairing from the standard start).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The engine's games compared: `X against itself`, etc.
+    pub engine: String,
+    pub engine_games: u64,
+    pub engine_white_score: Rate,
+    pub human_white_score: Rate,
+    /// Engine minus humans in White's score, with its 95 % interval.
+    pub white_score_difference: Difference,
+    /// Engine minus humans in White's win rate, with its 95 % interval.
+    pub white_win_difference: Difference,
+}
+
 /// The whole report; `summary.json` is this, serialised.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub sources: Vec<String>,
     pub games: u64,
-    pub white_wins: u64,
-    pub black_wins: u64,
-    pub draws: u64,
-    pub white_score: f64,
-    pub rates: Rates,
-    pub terminations: BTreeMap<String, u64>,
-    pub average_plies: f64,
-    /// Games from a position other than the standard start (left out of the
-    /// first-move table and the opening tree).
-    pub other_starts: u64,
-    pub pairings: Vec<Pairing>,
+    /// The answer in one sentence.
+    pub headline: String,
+    /// Games from the standard start whose every move the players chose
+    /// (the first moves possibly drawn among near-best moves by search):
+    /// the only games that speak of White's advantage.
+    pub from_start: SectionReport,
+    /// Games with random, softmax-sampled or book openings, or from other
+    /// positions: training data, never compared with humans.
+    pub randomised: SectionReport,
     pub brainking: Reference,
-    /// Engine minus BrainKing in White's win rate, two-proportion z-test.
-    pub white_win_rate_vs_brainking: Option<TwoProportion>,
+    /// One row per pairing of `from_start`.
+    pub human_comparison: Vec<Comparison>,
+    /// White's first moves in `from_start` games.
     pub first_moves: Vec<Line>,
     pub tree_depth: usize,
+    /// Which games the opening tree counts: `from_start`, or `randomised`
+    /// when the report has no games from the start.
+    pub tree_games: String,
+    /// The strength ladder, when a study folder was given.
+    pub study: Option<StudySummary>,
     #[serde(skip)]
     pub tree: Vec<Line>,
     #[serde(skip)]
     pub lengths: Vec<(u64, u64)>,
 }
 
+/// The human reference as counts.
+pub fn brainking_counts() -> Counts {
+    Counts {
+        games: BRAINKING_GAMES,
+        white_wins: BRAINKING_WHITE_WINS,
+        black_wins: BRAINKING_BLACK_WINS,
+        draws: BRAINKING_DRAWS,
+        unfinished: 0,
+        plies: 0,
+    }
+}
+
 impl Report {
     pub fn new(c: &Collected, files: &[PathBuf], exact: &ExactValues) -> Report {
-        let reference = Counts {
-            games: BRAINKING_GAMES,
-            white_wins: BRAINKING_WHITE_WINS,
-            black_wins: BRAINKING_BLACK_WINS,
-            draws: BRAINKING_DRAWS,
-            plies: 0,
-        };
-        let line = |l: &str, counts: &Counts| Line {
+        let human = brainking_counts();
+        let human_rates = human.rates();
+        let line = |l: &str, node: &TreeNode| Line {
             line: l.to_string(),
+            decisions: node.decisions,
             plies: l.split(' ').count(),
-            results: Group::of(counts),
+            forced: node.forced,
+            results: Group::of(&node.counts),
             exact_value: exact.get(l).cloned(),
         };
-        Report {
+        let from_start = SectionReport::of(&c.searched);
+        let randomised = SectionReport::of(&c.randomised);
+        let human_comparison = from_start
+            .pairings
+            .iter()
+            .map(|p| Comparison {
+                engine: p.label(),
+                engine_games: p.results.games,
+                engine_white_score: p.results.rates.white_score,
+                human_white_score: human_rates.white_score,
+                white_score_difference: difference(p.results.rates.white_score, human_rates.white_score),
+                white_win_difference: difference(p.results.rates.white_win, human_rates.white_win),
+            })
+            .collect();
+        let tree_section = if c.searched.total.games > 0 { &c.searched } else { &c.randomised };
+        let first_moves = c
+            .searched
+            .first_moves_by_games()
+            .iter()
+            .map(|(mv, counts)| Line {
+                line: mv.clone(),
+                decisions: 1,
+                plies: 1,
+                forced: 0,
+                results: Group::of(counts),
+                exact_value: exact.get(mv).cloned(),
+            })
+            .collect();
+        let mut report = Report {
             sources: files.iter().map(|f| f.display().to_string()).collect(),
-            games: c.total.games,
-            white_wins: c.total.white_wins,
-            black_wins: c.total.black_wins,
-            draws: c.total.draws,
-            white_score: c.total.white_score(),
-            rates: c.total.rates(),
-            terminations: c.terminations.clone(),
-            average_plies: c.total.average_plies(),
-            other_starts: c.other_starts,
-            pairings: c
-                .pairings
-                .iter()
-                .map(|((w, b), counts)| Pairing { white: w.clone(), black: b.clone(), results: Group::of(counts) })
-                .collect(),
-            brainking: Reference { source: BRAINKING_SOURCE.to_string(), results: Group::of(&reference) },
-            white_win_rate_vs_brainking: two_proportion(
-                c.total.white_wins,
-                c.total.games,
-                BRAINKING_WHITE_WINS,
-                BRAINKING_GAMES,
-            ),
-            first_moves: c.first_moves().iter().map(|(l, counts)| line(l, counts)).collect(),
+            games: c.games(),
+            headline: String::new(),
+            from_start,
+            randomised,
+            brainking: Reference { source: BRAINKING_SOURCE.to_string(), results: Group::of(&human) },
+            human_comparison,
+            first_moves,
             tree_depth: c.tree_depth,
-            tree: c.tree.iter().map(|(l, counts)| line(l, counts)).collect(),
-            lengths: c.lengths.iter().map(|(&k, &v)| (k, v)).collect(),
-        }
+            tree_games: if c.searched.total.games > 0 { "from_start" } else { "randomised" }.to_string(),
+            study: None,
+            tree: tree_section.tree.iter().map(|(l, node)| line(l, node)).collect(),
+            lengths: c.searched.lengths.iter().map(|(&k, &v)| (k, v)).collect(),
+        };
+        report.headline = report.make_headline();
+        report
     }
 
-    /// All games as one group.
-    pub fn overall(&self) -> Group {
-        Group {
-            games: self.games,
-            white_wins: self.white_wins,
-            black_wins: self.black_wins,
-            draws: self.draws,
-            white_score: self.white_score,
-            average_plies: self.average_plies,
-            rates: self.rates,
-        }
+    /// The same report with a study's strength curve.
+    pub fn with_study(mut self, study: StudySummary) -> Report {
+        self.study = Some(study);
+        self
     }
 
-    /// `openings.csv`: one row per line of the tree, parents before children.
+    fn make_headline(&self) -> String {
+        let s = &self.from_start;
+        let g = &s.results;
+        if g.games == 0 {
+            return format!(
+                "No game in this report was played from the standard start with every move chosen by the players, so it \
+                 cannot say how big White's first-move advantage is; its {} game(s) from randomised openings are \
+                 summarised as training data.",
+                self.randomised.results.games
+            );
+        }
+        let who = match s.pairings.as_slice() {
+            [p] => p.label(),
+            ps => format!("{} pairings of players (see the table by pairing)", ps.len()),
+        };
+        let unfinished = if g.unfinished > 0 { format!("; {} unfinished (ply cap) not counted", g.unfinished) } else { String::new() };
+        format!(
+            "From the standard start, with {who}, White scored {:.3} (95 % interval {:.3} to {:.3}) in {} finished \
+             game(s): {} White wins, {} draws, {} Black wins{unfinished}.",
+            g.white_score,
+            g.rates.white_score.ci95[0],
+            g.rates.white_score.ci95[1],
+            g.games - g.unfinished,
+            g.white_wins,
+            g.draws,
+            g.black_wins
+        )
+    }
+
+    /// `openings.csv`: one row per node of the tree, parents before children.
     pub fn openings_csv(&self) -> String {
         let mut out = String::from(
-            "line,plies,games,white_wins,black_wins,draws,white_score,white_score_lo,white_score_hi,exact_value\n",
+            "line,decisions,plies,forced,games,white_wins,black_wins,draws,unfinished,white_score,white_score_lo,white_score_hi,exact_value\n",
         );
         for l in &self.tree {
             let r = &l.results;
             out += &format!(
-                "{},{},{},{},{},{},{:.4},{:.4},{:.4},{}\n",
+                "{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{}\n",
                 l.line,
+                l.decisions,
                 l.plies,
+                l.forced,
                 r.games,
                 r.white_wins,
                 r.black_wins,
                 r.draws,
+                r.unfinished,
                 r.white_score,
                 r.rates.white_score.ci95[0],
                 r.rates.white_score.ci95[1],
@@ -215,49 +346,43 @@ impl Report {
         out
     }
 
-    /// The three plots as (file name, SVG text).
+    /// The plots as (file name, SVG text).
     pub fn plots(&self) -> Result<Vec<(&'static str, String)>, ReportError> {
-        let pairing_points: Vec<plots::Point95> = self
-            .pairings
-            .iter()
-            .enumerate()
-            .map(|(i, p)| plots::Point95 {
-                label: format!("P{}", i + 1),
-                value: p.results.white_score,
-                lo: p.results.rates.white_score.ci95[0],
-                hi: p.results.rates.white_score.ci95[1],
-            })
-            .collect();
+        let point = |label: String, g: &Group| plots::Point95 {
+            label,
+            value: g.white_score,
+            lo: g.rates.white_score.ci95[0],
+            hi: g.rates.white_score.ci95[1],
+        };
+        let pairing_points: Vec<plots::Point95> =
+            self.from_start.pairings.iter().enumerate().map(|(i, p)| point(format!("P{}", i + 1), &p.results)).collect();
         let human = self.brainking.results.white_score;
         let by_pairing = plots::intervals(
-            "White's score by pairing",
+            "White's score from the standard start, by pairing",
             "pairing (see the table)",
             "White's score",
             &pairing_points,
             Some((human, "BrainKing humans")),
         )
         .map_err(ReportError::Plot)?;
-        let move_points: Vec<plots::Point95> = self
-            .first_moves
-            .iter()
-            .map(|l| plots::Point95 {
-                label: l.line.clone(),
-                value: l.results.white_score,
-                lo: l.results.rates.white_score.ci95[0],
-                hi: l.results.rates.white_score.ci95[1],
-            })
-            .collect();
+        let move_points: Vec<plots::Point95> = self.first_moves.iter().map(|l| point(l.line.clone(), &l.results)).collect();
         let by_move = plots::intervals(
-            "White's score by first move",
+            "White's score by first move (games from the standard start)",
             "White's first move",
             "White's score",
             &move_points,
-            Some((self.white_score, "all games")),
+            Some((self.from_start.results.white_score, "all games from the start")),
         )
         .map_err(ReportError::Plot)?;
         let max_len = self.lengths.last().map_or(0, |l| l.0);
-        let lengths = plots::lengths("Game length", &self.lengths, (max_len / 40).max(1)).map_err(ReportError::Plot)?;
-        Ok(vec![("white_score_by_pairing.svg", by_pairing), ("first_moves.svg", by_move), ("game_length.svg", lengths)])
+        let lengths = plots::lengths("Game length (games from the standard start)", &self.lengths, (max_len / 40).max(1))
+            .map_err(ReportError::Plot)?;
+        let mut out =
+            vec![("white_score_by_pairing.svg", by_pairing), ("first_moves.svg", by_move), ("game_length.svg", lengths)];
+        if let Some(study) = &self.study {
+            out.push(("strength.svg", study.plot().map_err(ReportError::Plot)?));
+        }
+        Ok(out)
     }
 
     /// Writes `summary.json`, `openings.csv`, the SVG plots, `report.html`

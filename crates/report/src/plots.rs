@@ -116,3 +116,100 @@ pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, 
     }
     Ok(svg)
 }
+
+/// White's score (with 95 % intervals), White's win rate and the draw rate
+/// of a study's searching rungs against nodes per move (log axis), with
+/// the human, random-play and greedy-play White's scores as reference lines.
+pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
+    let searching: Vec<&crate::StudyRung> = study.rungs.iter().filter(|r| r.nodes.is_some()).collect();
+    let log = |r: &crate::StudyRung| (r.nodes.unwrap_or(1).max(1) as f64).log10();
+    let (mut lo, mut hi) = searching.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(log(r)), b.max(log(r))));
+    if searching.is_empty() {
+        (lo, hi) = (2.0, 5.0);
+    }
+    let (x0, x1) = (lo.floor() - 0.3, hi.ceil() + 0.3);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + 80)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("White's advantage by playing strength (games from the standard start)", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x0..x1, 0f64..1f64)
+            .map_err(text_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("nodes per move (log scale)")
+            .y_desc("rate / score")
+            .x_labels(((x1 - x0).ceil() as usize + 1).max(2))
+            .x_label_formatter(&|x| {
+                let r = x.round();
+                if (x - r).abs() < 1e-6 {
+                    format!("{}", 10f64.powi(r as i32) as u64)
+                } else {
+                    String::new()
+                }
+            })
+            .draw()
+            .map_err(text_err)?;
+        let references = [
+            (Some(study.brainking.white_score), "BrainKing humans: White's score", RED),
+            (study.rungs.iter().find(|r| r.family == "random").map(|r| r.results.white_score), "random play: White's score", BLACK),
+            (study.rungs.iter().find(|r| r.family == "greedy").map(|r| r.results.white_score), "greedy play: White's score", MAGENTA),
+        ];
+        for (value, name, color) in references {
+            if let Some(y) = value {
+                chart
+                    .draw_series(LineSeries::new(vec![(x0, y), (x1, y)], color.mix(0.6).stroke_width(1)))
+                    .map_err(text_err)?
+                    .label(name)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.mix(0.6)));
+            }
+        }
+        let orange = RGBColor(230, 140, 0);
+        let green = RGBColor(0, 150, 60);
+        for family in ["hce", "nn"] {
+            let rungs: Vec<&&crate::StudyRung> = searching.iter().filter(|r| r.family == family).collect();
+            if rungs.is_empty() {
+                continue;
+            }
+            let width = if family == "nn" { 3 } else { 1 };
+            let metrics: [(&str, RGBColor, fn(&crate::StudyRung) -> f64); 3] = [
+                ("White's score", BLUE, |r| r.results.white_score),
+                ("White wins", green, |r| r.results.rates.white_win.rate),
+                ("draws", orange, |r| r.results.rates.draw.rate),
+            ];
+            for (name, color, value) in metrics {
+                let pts: Vec<(f64, f64)> = rungs.iter().map(|r| (log(r), value(r))).collect();
+                chart
+                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
+                    .map_err(text_err)?
+                    .label(format!("{family}: {name}"))
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(width)));
+                if family == "nn" {
+                    chart.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled()))).map_err(text_err)?;
+                } else {
+                    chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(text_err)?;
+                }
+            }
+            chart
+                .draw_series(rungs.iter().map(|r| {
+                    let ci = r.results.rates.white_score.ci95;
+                    ErrorBar::new_vertical(log(r), ci[0], r.results.white_score, ci[1], BLUE.filled(), 8)
+                }))
+                .map_err(text_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .label_font(("sans-serif", 11))
+            .draw()
+            .map_err(text_err)?;
+        root.present().map_err(text_err)?;
+    }
+    Ok(svg)
+}

@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 fn fixture_files() -> Vec<PathBuf> {
-    ["tests/data/selfplay.csv", "tests/data/match.csv", "tests/data/play.csv"].iter().map(PathBuf::from).collect()
+    ["tests/data/selfplay.csv", "tests/data/match.csv", "tests/data/play.csv", "tests/data/study.csv"].iter().map(PathBuf::from).collect()
 }
 
 fn out_dir(name: &str) -> PathBuf {
@@ -50,52 +50,128 @@ fn report_matches_the_reviewed_files() {
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert_eq!(html.matches("<svg").count(), 3, "three inline plots");
+    assert!(html.contains("class=\"headline\">From the standard start"), "the answer at the top");
+    assert!(html.contains("Games from randomised openings"));
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"), "no external assets");
     assert!(html.contains("<details>"), "an expandable opening tree");
+}
+
+/// Counts of one kind of games, made from the raw CSV.
+#[derive(Default, Debug)]
+struct Raw {
+    games: u64,
+    white: u64,
+    black: u64,
+    draws: u64,
+    unfinished: u64,
+    plies: u64,
+    first_moves: std::collections::BTreeMap<String, u64>,
 }
 
 #[test]
 fn counts_equal_an_independent_count_of_the_raw_csv() {
     let (report, dir) = report("counts");
-    let (mut games, mut white, mut black, mut draws, mut plies) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    let mut first_moves = std::collections::BTreeMap::<String, u64>::new();
+    // [from the start with every move the players', randomised]
+    let mut raw = [Raw::default(), Raw::default()];
     for file in fixture_files() {
         let mut reader = csv::Reader::from_path(&file).unwrap();
         let headers = reader.headers().unwrap().clone();
-        let col = |name: &str| headers.iter().position(|h| h == name).unwrap();
-        let (result, p, moves, start) = (col("result"), col("plies"), col("moves"), col("start"));
+        let col = |name: &str| headers.iter().position(|h| h == name);
+        let c = |name: &str| col(name).unwrap();
+        let (result, term, p, moves, start, op) = (c("result"), c("termination"), c("plies"), c("moves"), c("start"), c("opening_plies"));
+        let opening = col("opening");
         for row in reader.records() {
             let row = row.unwrap();
-            games += 1;
-            match &row[result] {
-                "1-0" => white += 1,
-                "0-1" => black += 1,
-                "1/2-1/2" => draws += 1,
-                other => panic!("result {other}"),
+            // Format 1 has no opening column: only games without opening plies are the players' own.
+            let own_moves = match opening {
+                Some(o) => row[o].split(' ').filter(|x| !x.is_empty()).all(|x| x.starts_with("near_best:")),
+                None => &row[op] == "0",
+            };
+            let kind = if row[start].is_empty() && own_moves { 0 } else { 1 };
+            let r = &mut raw[kind];
+            r.games += 1;
+            match (&row[result], &row[term]) {
+                ("1-0", _) => r.white += 1,
+                ("0-1", _) => r.black += 1,
+                ("1/2-1/2", "max_plies") => r.unfinished += 1,
+                ("1/2-1/2", _) => r.draws += 1,
+                other => panic!("result {other:?}"),
             }
-            plies += row[p].parse::<u64>().unwrap();
+            r.plies += row[p].parse::<u64>().unwrap();
             if row[start].is_empty() {
                 let first = row[moves].split(' ').next().unwrap().to_string();
-                *first_moves.entry(first).or_default() += 1;
+                *r.first_moves.entry(first).or_default() += 1;
             }
         }
     }
-    assert_eq!((report.games, report.white_wins, report.black_wins, report.draws), (games, white, black, draws));
-    assert!((report.average_plies - plies as f64 / games as f64).abs() < 1e-12);
+    assert!(raw[0].games > 0 && raw[1].games > 0, "the fixtures hold both kinds: {raw:?}");
+    assert!(raw[0].unfinished > 0, "and a capped game");
     let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
-    assert_eq!(json["games"], games);
-    assert_eq!(json["white_wins"], white);
-    assert_eq!(json["black_wins"], black);
-    assert_eq!(json["draws"], draws);
-    let score = (white as f64 + draws as f64 / 2.0) / games as f64;
-    assert!((json["white_score"].as_f64().unwrap() - score).abs() < 1e-12);
-    for (mv, n) in &first_moves {
+    for (r, section, key) in [(&raw[0], &report.from_start, "from_start"), (&raw[1], &report.randomised, "randomised")] {
+        let g = &section.results;
+        assert_eq!((g.games, g.white_wins, g.black_wins, g.draws, g.unfinished), (r.games, r.white, r.black, r.draws, r.unfinished), "{key}");
+        assert!((g.average_plies - r.plies as f64 / r.games as f64).abs() < 1e-12);
+        assert_eq!(json[key]["games"], r.games);
+        assert_eq!(json[key]["white_wins"], r.white);
+        assert_eq!(json[key]["unfinished"], r.unfinished);
+        // White's score counts the finished games only.
+        let score = (r.white as f64 + r.draws as f64 / 2.0) / (r.games - r.unfinished) as f64;
+        assert!((json[key]["white_score"].as_f64().unwrap() - score).abs() < 1e-12, "{key}");
+    }
+    assert_eq!(report.games, raw[0].games + raw[1].games);
+    // The first-move table holds only games from the start chosen by the players.
+    for (mv, n) in &raw[0].first_moves {
         let row = report.first_moves.iter().find(|l| &l.line == mv).unwrap();
         assert_eq!(row.results.games, *n, "{mv}");
     }
-    assert_eq!(report.first_moves.iter().map(|l| l.results.games).sum::<u64>(), games - report.other_starts);
-    assert_eq!(report.other_starts, 1);
+    assert_eq!(report.first_moves.iter().map(|l| l.results.games).sum::<u64>(), raw[0].games);
+    assert_eq!(report.randomised.other_starts, 1);
+    assert_eq!(report.from_start.near_best_games, raw[0].games, "the study games sampled near-best moves");
+    // Only games of a named strength from the start are set beside humans.
+    assert_eq!(report.human_comparison.len(), report.from_start.pairings.len());
+    assert!(report.headline.starts_with("From the standard start"), "{}", report.headline);
     assert_eq!(json["brainking"]["games"], 8426);
+}
+
+#[test]
+fn a_report_without_games_from_the_start_says_so() {
+    let files = vec![PathBuf::from("tests/data/selfplay.csv"), PathBuf::from("tests/data/match.csv")];
+    let collected = alq_report::collect(&files, 6, |_| {}).unwrap();
+    let report = alq_report::Report::new(&collected, &files, &Default::default());
+    assert_eq!(report.from_start.results.games, 0);
+    assert!(report.human_comparison.is_empty());
+    assert!(report.first_moves.is_empty());
+    assert!(report.headline.starts_with("No game in this report"), "{}", report.headline);
+    assert_eq!(report.tree_games, "randomised");
+    let md = alq_report::Report::new(&collected, &files, &Default::default());
+    let dir = out_dir("no-start");
+    md.write(&dir).unwrap();
+    let text = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    assert!(!text.contains("Beside BrainKing"), "no comparison with humans:\n{text}");
+}
+
+#[test]
+fn the_opening_tree_folds_forced_plies() {
+    let files = fixture_files();
+    let collected = alq_report::collect(&files, 3, |_| {}).unwrap();
+    let report = alq_report::Report::new(&collected, &files, &Default::default());
+    assert!(!report.tree.is_empty());
+    for l in &report.tree {
+        assert!(l.decisions >= 1 && l.decisions <= 3, "{l:?}");
+        assert_eq!(l.plies, l.line.split(' ').count());
+        assert_eq!(l.plies, l.decisions + l.forced, "{l:?}");
+        // Every forced ply had one legal move; every other ply more.
+        let mut pos = alq_engine::Position::start();
+        let mut forced = 0;
+        for text in l.line.split(' ') {
+            if pos.legal_moves().len() == 1 {
+                forced += 1;
+            }
+            pos = pos.play(pos.parse_move(text).unwrap());
+        }
+        assert_eq!(forced, l.forced, "{}", l.line);
+    }
+    assert!(report.tree.iter().any(|l| l.forced > 0), "the fixtures have forced captures in their openings");
 }
 
 #[test]

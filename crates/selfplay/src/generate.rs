@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use alq_engine::{Game, GameConfig, Limits, Position, Score, SearchConfig, Searcher, MATE};
-use alq_records::{truncate_partial_row, write_atomic, GameRecord, RecordError, RecordReader, RecordWriter};
+use alq_records::{truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter};
 
 use crate::matches::game_seed;
 use crate::openings::Opening;
@@ -33,11 +33,40 @@ pub struct OpeningConfig {
     /// row); empty for none. Game i starts with line i modulo the book's
     /// size, then the random and sampled plies follow.
     pub book: String,
+    /// After those, this many choices drawn uniformly among the moves that
+    /// a search of every legal move (each with the player's full limit)
+    /// scores within `near_best_cp` of the best (only winning moves when the
+    /// best is a proven win): variety without bad moves, for measuring a
+    /// player from the standard start. Plies with a single legal move in
+    /// between are played and recorded in the span, but take no sample.
+    pub near_best_plies: u32,
+    /// The margin in centipawns for near-best moves.
+    pub near_best_cp: u32,
+    /// Moves every game starts with (space-separated, e.g. `c2-c3`) when no
+    /// book is given; recorded as book plies.
+    pub line: String,
 }
 
 impl Default for OpeningConfig {
     fn default() -> OpeningConfig {
-        OpeningConfig { random_plies: 6, temperature_plies: 10, temperature: 50.0, book: String::new() }
+        OpeningConfig {
+            random_plies: 6,
+            temperature_plies: 10,
+            temperature: 50.0,
+            book: String::new(),
+            near_best_plies: 0,
+            near_best_cp: 20,
+            line: String::new(),
+        }
+    }
+}
+
+impl OpeningConfig {
+    /// Every move chosen by the players, with near-best sampling of the
+    /// first `plies` moves within `cp` centipawns: no book, no random or
+    /// softmax plies.
+    pub fn near_best(plies: u32, cp: u32) -> OpeningConfig {
+        OpeningConfig { random_plies: 0, temperature_plies: 0, near_best_plies: plies, near_best_cp: cp, ..OpeningConfig::default() }
     }
 }
 
@@ -157,10 +186,14 @@ pub enum SelfplayError {
     Invalid(String),
 }
 
-/// Reads the run's opening book, if it names one.
+/// Reads the run's opening book, if it names one, or its fixed first line.
 pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError> {
     if config.opening.book.trim().is_empty() {
-        return Ok(Vec::new());
+        let line = config.opening.line.trim();
+        if line.is_empty() {
+            return Ok(Vec::new());
+        }
+        return crate::openings::parse_book(line).map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
     }
     let path = Path::new(config.opening.book.trim());
     let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
@@ -174,17 +207,18 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game = Game::new(Position::start(), config.game_config());
     let mut scores: Vec<Option<Score>> = Vec::new();
-    let mut opening_plies = 0;
-    if !book.is_empty() {
-        let line = &book[(index % book.len() as u64) as usize];
-        for &mv in &line.moves {
-            if game.is_over() || game.play(mv).is_err() {
-                break;
-            }
-            scores.push(None);
-            opening_plies += 1;
+    let mut parts: Vec<OpeningPart> = Vec::new();
+    let line = if book.is_empty() { &[][..] } else { &book[(index % book.len() as u64) as usize].moves[..] };
+    let mut played = 0;
+    for &mv in line {
+        if game.is_over() || game.play(mv).is_err() {
+            break;
         }
+        scores.push(None);
+        played += 1;
     }
+    parts.push(OpeningPart::Book(played));
+    let mut played = 0;
     for _ in 0..config.opening.random_plies {
         let moves = game.position().legal_moves();
         let Some(&mv) = moves.choose(&mut rng) else { break };
@@ -192,49 +226,77 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
             break;
         }
         scores.push(None);
-        opening_plies += 1;
+        played += 1;
     }
+    parts.push(OpeningPart::Random(played));
     // A freshly built player starts with an empty table: the game stands alone.
     let mut player = spec.build();
-    if config.opening.temperature_plies > 0 {
-        if let PlayerKind::Search(eval) = &spec.kind {
-            // Short searches of every move: a small table is enough.
-            let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 1 });
-            for _ in 0..config.opening.temperature_plies {
-                if game.is_over() {
-                    break;
+    let o = &config.opening;
+    let sampled = o.temperature_plies + o.near_best_plies > 0;
+    if let (PlayerKind::Search(eval), true) = (&spec.kind, sampled) {
+        // Short searches of every move: a small table is enough.
+        let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 1 });
+        let mut sample = |n: u32, split: bool, pick: &dyn Fn(&[(alq_engine::Move, Score)], &mut ChaCha8Rng) -> usize| {
+            let mut played = 0;
+            let mut choices = 0;
+            while choices < n && !game.is_over() {
+                let legal = game.position().legal_moves();
+                if legal.len() == 1 && !split {
+                    // Near-best sampling counts choices: a forced ply is
+                    // played as it must be and takes no sample.
+                    game.play(legal[0]).expect("a generated move is legal");
+                    scores.push(None);
+                    played += 1;
+                    continue;
                 }
-                let (mv, score) = sample_by_score(&mut searcher, &game, spec.limits, config.opening.temperature, &mut rng);
+                choices += 1;
+                let per_move = if split {
+                    let moves = game.position().legal_moves().len().max(1) as u64;
+                    Limits {
+                        nodes: spec.limits.nodes.map(|n| (n / moves).max(64)),
+                        depth: spec.limits.depth.map(|d| d.saturating_sub(1).max(1)),
+                        movetime: None,
+                    }
+                } else {
+                    Limits { movetime: None, ..spec.limits }
+                };
+                let scored = score_moves(&mut searcher, &game, per_move);
+                let (mv, score) = scored[pick(&scored, &mut rng)];
                 game.play(mv).expect("a generated move is legal");
                 scores.push(Some(score));
-                opening_plies += 1;
+                played += 1;
             }
-        }
+            played
+        };
+        let temperature = o.temperature;
+        // Softmax sampling shares the player's limit between the moves (as
+        // it always has: training data); near-best sampling searches each
+        // move with the player's full limit, so that "near the best" is
+        // judged as well as the player judges its own moves.
+        let plies = sample(o.temperature_plies, true, &|s, r| pick_softmax(s, temperature, r));
+        parts.push(OpeningPart::Softmax { plies, temperature });
+        let cp = o.near_best_cp;
+        let plies = sample(o.near_best_plies, false, &|s, r| pick_near_best(s, cp, r));
+        parts.push(OpeningPart::NearBest { plies, cp });
     }
+    let opening_plies = parts.iter().map(|p| p.plies()).sum();
     while !game.is_over() {
         let Some(choice) = player.choose(&game, &mut rng) else { break };
         game.play(choice.mv).expect("the player chooses a legal move");
         scores.push(choice.score);
     }
     let name = spec.to_string();
-    GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores)
+    GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores).with_opening(&parts)
 }
 
-/// Searches every legal move (sharing the limit between them) and samples one
-/// with probability proportional to exp(score / temperature).
-fn sample_by_score(
+/// Searches every legal move with `per_move` and returns each with its
+/// score, mover's view.
+fn score_moves(
     searcher: &mut Searcher<Box<dyn alq_engine::Evaluator>>,
     game: &Game,
-    limits: Limits,
-    temperature: f64,
-    rng: &mut impl Rng,
-) -> (alq_engine::Move, Score) {
+    per_move: Limits,
+) -> Vec<(alq_engine::Move, Score)> {
     let moves = game.position().legal_moves();
-    let per_move = Limits {
-        nodes: limits.nodes.map(|n| (n / moves.len() as u64).max(64)),
-        depth: limits.depth.map(|d| d.saturating_sub(1).max(1)),
-        movetime: None,
-    };
     let mut scored = Vec::new();
     for &mv in &moves {
         let mut child = game.clone();
@@ -254,6 +316,11 @@ fn sample_by_score(
         };
         scored.push((mv, score));
     }
+    scored
+}
+
+/// Samples a move with probability proportional to exp(score / temperature).
+fn pick_softmax(scored: &[(alq_engine::Move, Score)], temperature: f64, rng: &mut impl Rng) -> usize {
     let best = scored.iter().map(|(_, s)| s.to_internal()).max().unwrap_or(0);
     let weights: Vec<f64> = scored
         .iter()
@@ -267,10 +334,31 @@ fn sample_by_score(
     for (i, w) in weights.iter().enumerate() {
         pick -= w;
         if pick <= 0.0 {
-            return scored[i];
+            return i;
         }
     }
-    scored[scored.len() - 1]
+    scored.len() - 1
+}
+
+/// The moves a player would accept as best: within `cp` centipawns of the
+/// best score, and when the best is a proven win, only winning moves (a win
+/// in more plies is still a win; a non-winning move is not near it).
+pub fn near_best_moves(scored: &[(alq_engine::Move, Score)], cp: u32) -> Vec<usize> {
+    let Some(best) = scored.iter().map(|(_, s)| *s).max_by_key(|s| s.to_internal()) else { return Vec::new() };
+    (0..scored.len())
+        .filter(|&i| match (best, scored[i].1) {
+            (Score::Win(_), s) => matches!(s, Score::Win(_)),
+            (Score::Loss(_), s) => s == best,
+            (_, s @ Score::Cp(_)) => best.to_internal() - s.to_internal() <= cp as i32,
+            _ => false,
+        })
+        .collect()
+}
+
+/// Draws uniformly among the near-best moves.
+fn pick_near_best(scored: &[(alq_engine::Move, Score)], cp: u32, rng: &mut impl Rng) -> usize {
+    let candidates = near_best_moves(scored, cp);
+    *candidates.choose(rng).expect("the best move is among the near-best")
 }
 
 /// A finished game as reported to the progress callback.

@@ -26,12 +26,14 @@ pub mod matches;
 pub mod openings;
 pub mod players;
 pub mod stats;
+pub mod study;
 
-pub use generate::{merge, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
+pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
 pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;
 pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError};
 pub use stats::{Sprt, SprtDecision, SprtState, Tally};
+pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 
 /// The network shipped with the program (trained by `alq pipeline` with
 /// `configs/full.toml`), embedded at compile time.

@@ -10,7 +10,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use alq_engine::{Game, GameConfig, Score, Side};
-use alq_records::GameRecord;
+use alq_records::{GameRecord, OpeningPart};
 
 use crate::openings::{self, Opening};
 use crate::players::PlayerSpec;
@@ -116,7 +116,12 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
     }
     let (a_name, b_name) = (config.a.to_string(), config.b.to_string());
     let (white, black) = if a_is_white { (&a_name, &b_name) } else { (&b_name, &a_name) };
-    let record = GameRecord::from_game(index, seed, white, black, &game, opening.moves.len() as u32, &scores);
+    let plies = opening.moves.len() as u32;
+    let part = match config.openings {
+        OpeningSource::Random(_) => OpeningPart::Random(plies),
+        OpeningSource::AllAfter(_) | OpeningSource::Book(_) => OpeningPart::Book(plies),
+    };
+    let record = GameRecord::from_game(index, seed, white, black, &game, plies, &scores).with_opening(&[part]);
     let winner = game.outcome().and_then(|o| o.winner);
     let a_side = if a_is_white { Side::White } else { Side::Black };
     let points = match winner {

@@ -1,0 +1,127 @@
+//! `alq study`: White's first-move advantage as a function of playing
+//! strength. The games come from `alq_selfplay::run_study`, the summary
+//! from `alq_report::StudySummary`; this module parses flags and draws bars.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::Context;
+use clap::Args;
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+
+use alq_report::{StudyInput, StudySummary};
+use alq_selfplay::{run_study, StudyConfig, StudyEvent, StudyRun};
+
+#[derive(Args)]
+pub struct StudyArgs {
+    /// Study description (TOML): the ladder of players, games per rung, the
+    /// ply cap and the near-best sampling of the first plies. See
+    /// configs/study.toml (the defaults, about 30 minutes on 2 cores) and
+    /// configs/study-quick.toml (under 3 minutes). Without it the defaults apply.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Output folder (default: the config's `out`): one folder of games per
+    /// rung, then study.json, study.csv, study.svg, study.html and study.md.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Complete an interrupted study in the output folder (finished rungs
+    /// are kept; the rung in progress continues where it stopped).
+    #[arg(long)]
+    resume: bool,
+    /// Worker threads (default: the config's, or all cores). The games do
+    /// not depend on it.
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The summary's inputs: every run's games file.
+pub fn study_inputs(out: &Path, runs: &[StudyRun]) -> Vec<StudyInput> {
+    runs.iter()
+        .map(|r| StudyInput {
+            rung: r.rung,
+            player: r.player.clone(),
+            family: r.family.clone(),
+            nodes: r.nodes,
+            first_move: r.first_move.clone(),
+            file: out.join(&r.dir).join("games.csv"),
+        })
+        .collect()
+}
+
+pub fn run(args: StudyArgs) -> anyhow::Result<()> {
+    let mut config: StudyConfig = crate::load_toml(args.config.as_deref())?;
+    if let Some(t) = args.threads {
+        config.threads = t;
+    }
+    let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
+    let where_from = args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
+    let runs = config.runs().with_context(|| where_from.clone())?;
+    let total: u64 = runs.iter().map(|r| r.games).sum();
+    let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
+    let multi = MultiProgress::new();
+    let hidden = |quiet| if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+    let top = multi.add(hidden(args.quiet));
+    top.set_length(total);
+    top.set_style(
+        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games of the study, eta {eta}")
+            .expect("valid template"),
+    );
+    let bar = multi.add(hidden(args.quiet));
+    bar.set_style(
+        ProgressStyle::with_template("  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}").expect("valid template"),
+    );
+    // Games finished in earlier runs of the study, for the overall bar.
+    let before = Mutex::new(0u64);
+    let started = std::time::Instant::now();
+    let runs = pool.install(|| {
+        run_study(&config, &out, args.resume, |event| match event {
+            StudyEvent::RunStart { index, count, run } => {
+                let done: u64 = runs[..index].iter().map(|r| r.games).sum();
+                *before.lock().unwrap_or_else(|e| e.into_inner()) = done;
+                top.set_position(done);
+                let from = run.first_move.as_ref().map(|m| format!(" from {m}")).unwrap_or_default();
+                bar.set_prefix(format!("run {}/{count}: {}{from}", index + 1, run.player));
+                bar.set_length(run.games);
+                bar.set_position(0);
+                bar.reset_eta();
+            }
+            StudyEvent::Game(done) => {
+                bar.set_position(done.done);
+                bar.set_message(format!("last: {} {}", done.record.result, done.record.termination));
+                top.set_position(*before.lock().unwrap_or_else(|e| e.into_inner()) + done.done);
+            }
+        })
+    })?;
+    bar.finish_and_clear();
+    top.finish_and_clear();
+    let summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs)))?;
+    summary.write(&out)?;
+    eprintln!(
+        "{} games in {} run(s) in {:.0} s; summary: {}",
+        total,
+        runs.len(),
+        started.elapsed().as_secs_f64(),
+        out.join("study.html").display()
+    );
+    println!("rung player games white_wins draws black_wins unfinished white_score lo hi");
+    for r in &summary.rungs {
+        let g = &r.results;
+        println!(
+            "{} {} {} {} {} {} {} {:.4} {:.4} {:.4}",
+            r.rung + 1,
+            r.player,
+            g.games,
+            g.white_wins,
+            g.draws,
+            g.black_wins,
+            g.unfinished,
+            g.white_score,
+            g.rates.white_score.ci95[0],
+            g.rates.white_score.ci95[1]
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,338 @@
+//! The strength study's summary: White's score, win and draw rates by
+//! playing strength, with first-move statistics per rung, as JSON, CSV, a
+//! plot and pages (`study.json`, `study.csv`, `study.svg`, `study.html`,
+//! `study.md`).
+
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use alq_records::RecordError;
+
+use crate::collect::{collect, Counts, Section};
+use crate::{brainking_counts, Group, ReportError, BRAINKING_SOURCE};
+
+/// One games file of a study: a rung's games from the start, or from one of
+/// White's first moves.
+#[derive(Clone, Debug)]
+pub struct StudyInput {
+    /// The rung's place in the ladder (0-based).
+    pub rung: usize,
+    /// The player as the records name it.
+    pub player: String,
+    /// `random`, `greedy`, `hce` or `nn`.
+    pub family: String,
+    /// Nodes per move of a searching player.
+    pub nodes: Option<u64>,
+    /// White's first move when the file's games fixed it.
+    pub first_move: Option<String>,
+    pub file: PathBuf,
+}
+
+/// Results of one first move.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FirstMoveRow {
+    pub first_move: String,
+    /// Share of the rung's games from the start that began with it (its
+    /// frequency); for games with the move fixed, 1.
+    pub share: f64,
+    #[serde(flatten)]
+    pub results: Group,
+}
+
+impl FirstMoveRow {
+    /// White's score and its interval: `0.512 [0.480, 0.544]`.
+    pub fn score_text(&self) -> String {
+        let r = &self.results;
+        format!("{:.3} [{:.3}, {:.3}]", r.white_score, r.rates.white_score.ci95[0], r.rates.white_score.ci95[1])
+    }
+}
+
+/// One rung of the ladder.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudyRung {
+    pub rung: usize,
+    pub player: String,
+    pub family: String,
+    pub nodes: Option<u64>,
+    /// Games from the standard start.
+    #[serde(flatten)]
+    pub results: Group,
+    /// How many of them differ in their moves (games that repeat another
+    /// add less evidence than their number suggests).
+    pub distinct_games: u64,
+    pub terminations: BTreeMap<String, u64>,
+    /// White's first moves in the games from the start: how often each was
+    /// chosen and how it scored.
+    pub first_moves: Vec<FirstMoveRow>,
+    /// Games with White's first move fixed, one row per move (empty when
+    /// the study did not play them).
+    pub from_first_move: Vec<FirstMoveRow>,
+    /// The best first move at this strength: the highest score among the
+    /// fixed-first-move games when they exist, else the player's most
+    /// frequent choice.
+    pub best_first_move: Option<String>,
+    /// How `best_first_move` was chosen.
+    pub best_first_move_basis: String,
+}
+
+/// The whole study.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StudySummary {
+    pub rungs: Vec<StudyRung>,
+    /// BrainKing's human games, the reference.
+    pub brainking: Group,
+    pub brainking_source: String,
+    /// The exact value of the start position, when a solver knows it.
+    pub exact_start_value: Option<String>,
+}
+
+impl StudyRung {
+    /// Every first move seen in the rung, the player's choices first: the
+    /// move, its row among the games from the start, its row with the move
+    /// fixed.
+    pub fn first_move_table(&self) -> Vec<(&str, Option<&FirstMoveRow>, Option<&FirstMoveRow>)> {
+        let mut moves: Vec<&str> = self.first_moves.iter().map(|f| f.first_move.as_str()).collect();
+        for f in &self.from_first_move {
+            if !moves.contains(&f.first_move.as_str()) {
+                moves.push(&f.first_move);
+            }
+        }
+        moves
+            .into_iter()
+            .map(|mv| {
+                let find = |rows: &'_ [FirstMoveRow]| rows.iter().position(|f| f.first_move == mv);
+                (
+                    mv,
+                    find(&self.first_moves).map(|i| &self.first_moves[i]),
+                    find(&self.from_first_move).map(|i| &self.from_first_move[i]),
+                )
+            })
+            .collect()
+    }
+}
+
+fn read_section(file: &Path) -> Result<Section, RecordError> {
+    let c = collect(&[file.to_path_buf()], 1, |_| {})?;
+    let mut s = c.searched;
+    s.merge(c.randomised);
+    Ok(s)
+}
+
+/// The number of different move sequences in a games file.
+fn distinct_games(file: &Path) -> Result<u64, RecordError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut reader = alq_records::RecordReader::open(file)?;
+    while let Some(item) = reader.next_record() {
+        seen.insert(item?.1.moves);
+    }
+    Ok(seen.len() as u64)
+}
+
+fn first_move_rows(s: &Section) -> Vec<FirstMoveRow> {
+    s.first_moves_by_games()
+        .into_iter()
+        .map(|(mv, c)| FirstMoveRow {
+            first_move: mv,
+            share: c.games as f64 / s.total.games.max(1) as f64,
+            results: Group::of(&c),
+        })
+        .collect()
+}
+
+impl StudySummary {
+    /// Reads and replays every file of a study and summarises it by rung.
+    pub fn from_inputs(inputs: &[StudyInput]) -> Result<StudySummary, RecordError> {
+        let mut rungs: BTreeMap<usize, StudyRung> = BTreeMap::new();
+        for input in inputs {
+            let section = read_section(&input.file)?;
+            let rung = rungs.entry(input.rung).or_insert_with(|| StudyRung {
+                rung: input.rung,
+                player: input.player.clone(),
+                family: input.family.clone(),
+                nodes: input.nodes,
+                results: Group::of(&Counts::default()),
+                distinct_games: 0,
+                terminations: BTreeMap::new(),
+                first_moves: Vec::new(),
+                from_first_move: Vec::new(),
+                best_first_move: None,
+                best_first_move_basis: String::new(),
+            });
+            match &input.first_move {
+                None => {
+                    rung.results = Group::of(&section.total);
+                    rung.distinct_games = distinct_games(&input.file)?;
+                    rung.terminations = section.terminations.clone();
+                    rung.first_moves = first_move_rows(&section);
+                }
+                Some(mv) => rung.from_first_move.push(FirstMoveRow {
+                    first_move: mv.clone(),
+                    share: 1.0,
+                    results: Group::of(&section.total),
+                }),
+            }
+        }
+        let mut rungs: Vec<StudyRung> = rungs.into_values().collect();
+        for r in &mut rungs {
+            let score = |row: &&FirstMoveRow| row.results.white_score;
+            let best_fixed =
+                r.from_first_move.iter().filter(|m| m.results.games > m.results.unfinished).max_by(|a, b| score(a).total_cmp(&score(b)));
+            (r.best_first_move, r.best_first_move_basis) = match best_fixed {
+                Some(m) => (Some(m.first_move.clone()), "highest White's score with the first move fixed".to_string()),
+                None => (
+                    r.first_moves.first().map(|m| m.first_move.clone()),
+                    "the player's most frequent first move".to_string(),
+                ),
+            };
+        }
+        Ok(StudySummary {
+            rungs,
+            brainking: Group::of(&brainking_counts()),
+            brainking_source: BRAINKING_SOURCE.to_string(),
+            exact_start_value: None,
+        })
+    }
+
+    /// Reads `DIR/study.json` as `alq study` wrote it.
+    pub fn read(dir: &Path) -> Result<StudySummary, ReportError> {
+        let path = dir.join("study.json");
+        let text = std::fs::read_to_string(&path).map_err(|error| ReportError::Io { path: path.clone(), error })?;
+        serde_json::from_str(&text).map_err(|e| ReportError::Invalid(format!("{}: not a study summary: {e}", path.display())))
+    }
+
+    /// `study.csv`: one row per rung.
+    pub fn to_csv(&self) -> String {
+        let mut out = String::from(
+            "rung,player,family,nodes,games,distinct_games,white_wins,draws,black_wins,unfinished,white_win_rate,white_win_lo,white_win_hi,\
+             draw_rate,draw_lo,draw_hi,black_win_rate,unfinished_rate,white_score,white_score_lo,white_score_hi,\
+             average_plies,best_first_move\n",
+        );
+        for r in &self.rungs {
+            let g = &r.results;
+            let x = &g.rates;
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.4},{:.1},{}",
+                r.rung + 1,
+                r.player,
+                r.family,
+                r.nodes.map(|n| n.to_string()).unwrap_or_default(),
+                g.games,
+                r.distinct_games,
+                g.white_wins,
+                g.draws,
+                g.black_wins,
+                g.unfinished,
+                x.white_win.rate,
+                x.white_win.ci95[0],
+                x.white_win.ci95[1],
+                x.draw.rate,
+                x.draw.ci95[0],
+                x.draw.ci95[1],
+                x.black_win.rate,
+                x.unfinished.rate,
+                g.white_score,
+                x.white_score.ci95[0],
+                x.white_score.ci95[1],
+                g.average_plies,
+                r.best_first_move.as_deref().unwrap_or("")
+            );
+        }
+        out
+    }
+
+    /// The strength curve as SVG text.
+    pub fn plot(&self) -> Result<String, String> {
+        crate::plots::strength(self)
+    }
+
+    /// The study as Markdown.
+    pub fn markdown(&self) -> String {
+        let mut m = String::from("# White's first-move advantage by playing strength\n\n");
+        m += "Every game from the standard start; each rung's player plays itself. White's score counts a draw as half a \
+              point over the games that ended by the rules; games stopped by the ply cap are unfinished and not counted \
+              as draws. Rates are over all games, with Wilson 95 % intervals; White's score has an interval that \
+              handles draws.\n\n";
+        m += "| rung | player | games (distinct) | White wins | draws | Black wins | unfinished | White's score (95 %) | avg plies | best first move |\n";
+        m += "|---|---|---|---|---|---|---|---|---|---|\n";
+        for r in &self.rungs {
+            let g = &r.results;
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} ({}) | {} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %) | {} | {:.3} [{:.3}, {:.3}] | {:.0} | {} |",
+                r.rung + 1,
+                r.player,
+                g.games,
+                r.distinct_games,
+                g.white_wins,
+                100.0 * g.rates.white_win.rate,
+                g.draws,
+                100.0 * g.rates.draw.rate,
+                g.black_wins,
+                100.0 * g.rates.black_win.rate,
+                g.unfinished,
+                g.white_score,
+                g.rates.white_score.ci95[0],
+                g.rates.white_score.ci95[1],
+                g.average_plies,
+                r.best_first_move.as_deref().unwrap_or("–")
+            );
+        }
+        let h = &self.brainking;
+        let _ = writeln!(
+            m,
+            "| – | BrainKing humans | {} | {} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %) | – | {:.3} [{:.3}, {:.3}] | – | – |",
+            h.games,
+            h.white_wins,
+            100.0 * h.rates.white_win.rate,
+            h.draws,
+            100.0 * h.rates.draw.rate,
+            h.black_wins,
+            100.0 * h.rates.black_win.rate,
+            h.white_score,
+            h.rates.white_score.ci95[0],
+            h.rates.white_score.ci95[1]
+        );
+        m += "\n## First moves by rung\n\n| rung | first move | share of games | games | White's score (95 %) | with the move fixed: games, White's score (95 %) |\n|---|---|---|---|---|---|\n";
+        for r in &self.rungs {
+            for (mv, own, fixed) in r.first_move_table() {
+                let score = |f: Option<&FirstMoveRow>| f.map_or("–".to_string(), |f| f.score_text());
+                let _ = writeln!(
+                    m,
+                    "| {} | {mv} | {} | {} | {} | {} |",
+                    r.rung + 1,
+                    own.map_or("–".to_string(), |f| format!("{:.1} %", 100.0 * f.share)),
+                    own.map_or("–".to_string(), |f| f.results.games.to_string()),
+                    score(own),
+                    fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.score_text()))
+                );
+            }
+        }
+        let _ = writeln!(
+            m,
+            "\nExact value of the start position: {}.\n\nSource of the human figures: {}.",
+            self.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)"),
+            self.brainking_source
+        );
+        m
+    }
+
+    /// Writes `study.json`, `study.csv`, `study.svg`, `study.html` and
+    /// `study.md` into `dir`, each atomically.
+    pub fn write(&self, dir: &Path) -> Result<(), ReportError> {
+        let put = |name: &str, text: &str| {
+            let path = dir.join(name);
+            alq_records::write_atomic(&path, text.as_bytes()).map_err(|error| ReportError::Io { path, error })
+        };
+        put("study.json", &(serde_json::to_string_pretty(self).expect("the study serialises") + "\n"))?;
+        put("study.csv", &self.to_csv())?;
+        let svg = self.plot().map_err(ReportError::Plot)?;
+        put("study.svg", &svg)?;
+        put("study.html", &crate::html::study_page(self, &svg))?;
+        put("study.md", &self.markdown())?;
+        Ok(())
+    }
+}
