@@ -25,7 +25,8 @@ pub struct StudyArgs {
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Complete an interrupted study in the output folder (finished rungs
-    /// are kept; the rung in progress continues where it stopped).
+    /// are kept; the rung in progress continues where it stopped), or extend
+    /// a finished one whose config now asks for more games.
     #[arg(long)]
     resume: bool,
     /// Worker threads (default: the config's, or all cores). The games do

@@ -124,6 +124,8 @@ pub struct Section {
     pub pairings: BTreeMap<(String, String), Counts>,
     /// White's first move -> results (games from the standard start).
     pub first_moves: BTreeMap<String, Counts>,
+    /// (white, black, White's first move) -> results.
+    pub first_moves_by_pairing: BTreeMap<(String, String, String), Counts>,
     /// Opening lines (space-separated moves, up to `tree_depth` decisions,
     /// forced plies folded into the choice before them, games from the
     /// standard start only) -> results of the games that began with them.
@@ -154,6 +156,8 @@ impl Section {
         let moves = game.game.moves();
         if let Some(first) = moves.first() {
             self.first_moves.entry(first.to_string()).or_default().add(winner, capped, plies);
+            let key = (r.white.clone(), r.black.clone(), first.to_string());
+            self.first_moves_by_pairing.entry(key).or_default().add(winner, capped, plies);
         }
         let positions = game.game.positions();
         let (mut line, mut decisions, mut forced) = (String::new(), 0, 0);
@@ -199,6 +203,9 @@ impl Section {
         }
         for (k, v) in other.first_moves {
             self.first_moves.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.first_moves_by_pairing {
+            self.first_moves_by_pairing.entry(k).or_default().merge(&v);
         }
         for (k, v) in other.tree {
             let n = self.tree.entry(k).or_default();

@@ -46,7 +46,7 @@ td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}\
 details{margin-left:1.2em}summary{cursor:pointer;font-family:monospace;white-space:pre}\
 .leaf{margin-left:2.4em;font-family:monospace;white-space:pre}.note{color:#555;font-size:90%}\
 figure{margin:1em 0}.headline{font-size:120%;background:#eef4fb;border-left:4px solid #36c;padding:.6em 1em}\
-.forced{color:#888}";
+.forced{color:#888}td.wrap{white-space:normal;min-width:12em;max-width:24em;overflow-wrap:anywhere}";
 
 /// A node's label: its own moves (the choice, then any forced plies in
 /// brackets) and its results.
@@ -113,7 +113,7 @@ pub fn study_section(study: &StudySummary, svg: &str) -> String {
     for r in &study.rungs {
         let _ = write!(
             h,
-            "<tr><td>{}</td><td>{}</td>{}<td>{}</td><td>{}</td></tr>",
+            "<tr><td>{}</td><td class=\"wrap\">{}</td>{}<td>{}</td><td>{}</td></tr>",
             r.rung + 1,
             esc(&r.player),
             group_cells(&r.results),
@@ -172,12 +172,17 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
     h
 }
 
+/// The number of a first move's pairing in the table (P1, P2, ...).
+fn pairing_number(report: &Report, m: &crate::FirstMove) -> usize {
+    report.from_start.pairings.iter().position(|p| p.white == m.white && p.black == m.black).map_or(0, |i| i + 1)
+}
+
 fn pairing_table(h: &mut String, pairings: &[crate::Pairing], prefix: &str) {
     let _ = write!(h, "<table><tr><th>#</th><th>White</th><th>Black</th>{GROUP_HEAD}</tr>");
     for (i, p) in pairings.iter().enumerate() {
         let _ = write!(
             h,
-            "<tr><td>{prefix}{}</td><td>{}</td><td>{}</td>{}</tr>",
+            "<tr><td>{prefix}{}</td><td class=\"wrap\">{}</td><td class=\"wrap\">{}</td>{}</tr>",
             i + 1,
             esc(&p.white),
             esc(&p.black),
@@ -233,7 +238,7 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
         for c in &report.human_comparison {
             let _ = write!(
                 h,
-                "<tr><td>{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:+.4} {}</td><td>{:+.4} {}</td></tr>",
+                "<tr><td class=\"wrap\">{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:+.4} {}</td><td>{:+.4} {}</td></tr>",
                 esc(&c.engine),
                 c.engine_games,
                 c.engine_white_score.rate,
@@ -251,15 +256,17 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
             group_cells(&report.brainking.results)
         );
         let _ = write!(h, "<p class=\"note\">Source: {}.</p>", esc(&report.brainking.source));
-        h += "<h3>White's first move</h3>";
-        let _ = write!(h, "<table><tr><th>first move</th>{GROUP_HEAD}<th>exact value</th></tr>");
-        for l in &report.first_moves {
+        h += "<h3>White's first move, by pairing</h3>";
+        let _ = write!(h, "<table><tr><th>#</th><th>first move</th><th>share</th>{GROUP_HEAD}<th>exact value</th></tr>");
+        for m in &report.first_moves {
             let _ = write!(
                 h,
-                "<tr><td>{}</td>{}<td>{}</td></tr>",
-                esc(&l.line),
-                group_cells(&l.results),
-                esc(l.exact_value.as_deref().unwrap_or("not yet known"))
+                "<tr><td>P{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
+                pairing_number(report, m),
+                esc(&m.first_move),
+                pct(m.share),
+                group_cells(&m.results),
+                esc(m.exact_value.as_deref().unwrap_or("not yet known"))
             );
         }
         h += "</table>";
@@ -338,9 +345,9 @@ pub fn markdown(report: &Report) -> String {
             );
         }
         let _ = writeln!(m, "\nSource of the human figures: {}.\n", report.brainking.source);
-        let _ = writeln!(m, "### White's first move\n\n| move {head}\n|---|---|---|---|---|---|---|");
-        for l in &report.first_moves {
-            let _ = writeln!(m, "| {} | {}", l.line, row(&l.results));
+        let _ = writeln!(m, "### White's first move, by pairing\n\n| # | move | share {head}\n|---|---|---|---|---|---|---|---|---|");
+        for f in &report.first_moves {
+            let _ = writeln!(m, "| P{} | {} | {} | {}", pairing_number(report, f), f.first_move, pct(f.share), row(&f.results));
         }
         let _ = writeln!(m);
     }

@@ -138,6 +138,19 @@ pub struct Reference {
     pub results: Group,
 }
 
+/// White's first move in the games of one pairing from the standard start.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FirstMove {
+    pub white: String,
+    pub black: String,
+    pub first_move: String,
+    /// Share of the pairing's games that began with it.
+    pub share: f64,
+    #[serde(flatten)]
+    pub results: Group,
+    pub exact_value: Option<String>,
+}
+
 /// One kind of games: totals, terminations and pairings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SectionReport {
@@ -199,8 +212,9 @@ pub struct Report {
     pub brainking: Reference,
     /// One row per pairing of `from_start`.
     pub human_comparison: Vec<Comparison>,
-    /// White's first moves in `from_start` games.
-    pub first_moves: Vec<Line>,
+    /// White's first moves in `from_start` games, per pairing (pairings in
+    /// table order, then most played first).
+    pub first_moves: Vec<FirstMove>,
     pub tree_depth: usize,
     /// Which games the opening tree counts: `from_start`, or `randomised`
     /// when the report has no games from the start.
@@ -252,19 +266,23 @@ impl Report {
             })
             .collect();
         let tree_section = if c.searched.total.games > 0 { &c.searched } else { &c.randomised };
-        let first_moves = c
+        let mut first_moves: Vec<FirstMove> = c
             .searched
-            .first_moves_by_games()
+            .first_moves_by_pairing
             .iter()
-            .map(|(mv, counts)| Line {
-                line: mv.clone(),
-                decisions: 1,
-                plies: 1,
-                forced: 0,
+            .map(|((white, black, mv), counts)| FirstMove {
+                white: white.clone(),
+                black: black.clone(),
+                first_move: mv.clone(),
+                share: counts.games as f64
+                    / c.searched.pairings.get(&(white.clone(), black.clone())).map_or(1, |p| p.games.max(1)) as f64,
                 results: Group::of(counts),
                 exact_value: exact.get(mv).cloned(),
             })
             .collect();
+        first_moves.sort_by(|a, b| {
+            (&a.white, &a.black).cmp(&(&b.white, &b.black)).then(b.results.games.cmp(&a.results.games)).then(a.first_move.cmp(&b.first_move))
+        });
         let mut report = Report {
             sources: files.iter().map(|f| f.display().to_string()).collect(),
             games: c.games(),
@@ -284,9 +302,11 @@ impl Report {
         report
     }
 
-    /// The same report with a study's strength curve.
+    /// The same report with a study's strength curve (and a headline from
+    /// its strongest rung).
     pub fn with_study(mut self, study: StudySummary) -> Report {
         self.study = Some(study);
+        self.headline = self.make_headline();
         self
     }
 
@@ -301,22 +321,47 @@ impl Report {
                 self.randomised.results.games
             );
         }
-        let who = match s.pairings.as_slice() {
-            [p] => p.label(),
-            ps => format!("{} pairings of players (see the table by pairing)", ps.len()),
+        let describe = |who: &str, g: &Group| {
+            let unfinished =
+                if g.unfinished > 0 { format!("; {} unfinished (ply cap) not counted", g.unfinished) } else { String::new() };
+            format!(
+                "with {who}, White scored {:.3} (95 % interval {:.3} to {:.3}) in {} finished game(s): {} White wins, {} \
+                 draws, {} Black wins{unfinished}",
+                g.white_score,
+                g.rates.white_score.ci95[0],
+                g.rates.white_score.ci95[1],
+                g.games - g.unfinished,
+                g.white_wins,
+                g.draws,
+                g.black_wins
+            )
         };
-        let unfinished = if g.unfinished > 0 { format!("; {} unfinished (ply cap) not counted", g.unfinished) } else { String::new() };
-        format!(
-            "From the standard start, with {who}, White scored {:.3} (95 % interval {:.3} to {:.3}) in {} finished \
-             game(s): {} White wins, {} draws, {} Black wins{unfinished}.",
-            g.white_score,
-            g.rates.white_score.ci95[0],
-            g.rates.white_score.ci95[1],
-            g.games - g.unfinished,
-            g.white_wins,
-            g.draws,
-            g.black_wins
-        )
+        if let Some(top) = self.study.as_ref().and_then(|st| st.rungs.last()) {
+            return format!(
+                "From the standard start, {} (the strongest rung of the study; the curve below shows every strength).",
+                describe(&format!("{} against itself", top.player), &top.results)
+            );
+        }
+        match s.pairings.as_slice() {
+            [p] => format!("From the standard start, {}.", describe(&p.label(), &p.results)),
+            ps => {
+                let by_score = |a: &&Pairing, b: &&Pairing| a.results.white_score.total_cmp(&b.results.white_score);
+                let finished = || ps.iter().filter(|p| p.results.games > p.results.unfinished);
+                let (lo, hi) = (finished().min_by(by_score), finished().max_by(by_score));
+                match (lo, hi) {
+                    (Some(lo), Some(hi)) => format!(
+                        "From the standard start, White's score depends on who plays: from {:.3} ({}) to {:.3} ({}), over \
+                         {} pairings; see the table by pairing (scores of different strengths are not pooled).",
+                        lo.results.white_score,
+                        lo.label(),
+                        hi.results.white_score,
+                        hi.label(),
+                        ps.len()
+                    ),
+                    _ => "From the standard start, no game ended by the rules.".to_string(),
+                }
+            }
+        }
     }
 
     /// `openings.csv`: one row per node of the tree, parents before children.
@@ -365,13 +410,17 @@ impl Report {
             Some((human, "BrainKing humans")),
         )
         .map_err(ReportError::Plot)?;
-        let move_points: Vec<plots::Point95> = self.first_moves.iter().map(|l| point(l.line.clone(), &l.results)).collect();
+        let pairing_index = |m: &FirstMove| {
+            self.from_start.pairings.iter().position(|p| p.white == m.white && p.black == m.black).map_or(0, |i| i + 1)
+        };
+        let move_points: Vec<plots::Point95> =
+            self.first_moves.iter().map(|m| point(format!("P{} {}", pairing_index(m), m.first_move), &m.results)).collect();
         let by_move = plots::intervals(
             "White's score by first move (games from the standard start)",
-            "White's first move",
+            "pairing and White's first move",
             "White's score",
             &move_points,
-            Some((self.from_start.results.white_score, "all games from the start")),
+            Some((self.brainking.results.white_score, "BrainKing humans")),
         )
         .map_err(ReportError::Plot)?;
         let max_len = self.lengths.last().map_or(0, |l| l.0);

@@ -14,6 +14,9 @@ use alq_records::RecordError;
 use crate::collect::{collect, Counts, Section};
 use crate::{brainking_counts, Group, ReportError, BRAINKING_SOURCE};
 
+/// A first move needs this many games of a rung's own to be named its best.
+pub const MIN_FIRST_MOVE_GAMES: u64 = 20;
+
 /// One games file of a study: a rung's games from the start, or from one of
 /// White's first moves.
 #[derive(Clone, Debug)]
@@ -71,8 +74,9 @@ pub struct StudyRung {
     /// the study did not play them).
     pub from_first_move: Vec<FirstMoveRow>,
     /// The best first move at this strength: the highest score among the
-    /// fixed-first-move games when they exist, else the player's most
-    /// frequent choice.
+    /// fixed-first-move games when they exist, else the highest score among
+    /// the player's own first moves played at least
+    /// [`MIN_FIRST_MOVE_GAMES`] times, else its most frequent choice.
     pub best_first_move: Option<String>,
     /// How `best_first_move` was chosen.
     pub best_first_move_basis: String,
@@ -182,10 +186,21 @@ impl StudySummary {
                 r.from_first_move.iter().filter(|m| m.results.games > m.results.unfinished).max_by(|a, b| score(a).total_cmp(&score(b)));
             (r.best_first_move, r.best_first_move_basis) = match best_fixed {
                 Some(m) => (Some(m.first_move.clone()), "highest White's score with the first move fixed".to_string()),
-                None => (
-                    r.first_moves.first().map(|m| m.first_move.clone()),
-                    "the player's most frequent first move".to_string(),
-                ),
+                None => {
+                    // Among the player's own first moves, those played often
+                    // enough to say something; the most frequent if none is.
+                    let often = r.first_moves.iter().filter(|m| m.results.games >= MIN_FIRST_MOVE_GAMES);
+                    match often.max_by(|a, b| score(a).total_cmp(&score(b))) {
+                        Some(m) if r.first_moves.len() > 1 => (
+                            Some(m.first_move.clone()),
+                            format!("highest White's score among the player's own first moves (each played at least {MIN_FIRST_MOVE_GAMES} times)"),
+                        ),
+                        _ => (
+                            r.first_moves.first().map(|m| m.first_move.clone()),
+                            "the player's most frequent (or only) first move".to_string(),
+                        ),
+                    }
+                }
             };
         }
         Ok(StudySummary {

@@ -121,8 +121,12 @@ fn counts_equal_an_independent_count_of_the_raw_csv() {
     assert_eq!(report.games, raw[0].games + raw[1].games);
     // The first-move table holds only games from the start chosen by the players.
     for (mv, n) in &raw[0].first_moves {
-        let row = report.first_moves.iter().find(|l| &l.line == mv).unwrap();
-        assert_eq!(row.results.games, *n, "{mv}");
+        let games: u64 = report.first_moves.iter().filter(|m| &m.first_move == mv).map(|m| m.results.games).sum();
+        assert_eq!(games, *n, "{mv}");
+    }
+    for m in &report.first_moves {
+        let p = report.from_start.pairings.iter().find(|p| p.white == m.white && p.black == m.black).unwrap();
+        assert!((m.share - m.results.games as f64 / p.results.games as f64).abs() < 1e-12);
     }
     assert_eq!(report.first_moves.iter().map(|l| l.results.games).sum::<u64>(), raw[0].games);
     assert_eq!(report.randomised.other_starts, 1);
@@ -185,4 +189,28 @@ fn bad_records_stop_the_report_with_file_and_line() {
     assert_eq!(files, vec![dir.join("games.csv")], "folders are searched for games.csv");
     let err = alq_report::collect(&files, 6, |_| {}).unwrap_err().to_string();
     assert!(err.contains("games.csv:") && err.contains("does not follow"), "{err}");
+}
+
+#[test]
+fn scores_of_different_strengths_are_not_pooled_in_the_headline() {
+    let dir = out_dir("two-strengths");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string("tests/data/study.csv").unwrap();
+    // The same games under another player's name: a second pairing.
+    let renamed: String = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| if i > 0 && i % 2 == 0 { l.replace("hce@nodes=300,hce@nodes=300", "hce@nodes=301,hce@nodes=301") } else { l.to_string() } + "\n")
+        .collect();
+    let file = dir.join("games.csv");
+    std::fs::write(&file, renamed).unwrap();
+    let files = vec![file];
+    let collected = alq_report::collect(&files, 6, |_| {}).unwrap();
+    let report = alq_report::Report::new(&collected, &files, &Default::default());
+    assert_eq!(report.from_start.pairings.len(), 2);
+    let h = &report.headline;
+    assert!(h.contains("depends on who plays") && h.contains("hce@nodes=300 against itself") && h.contains("hce@nodes=301"), "{h}");
+    assert!(!h.contains(&format!("{:.3} (95 %", report.from_start.results.white_score)), "no pooled score: {h}");
+    assert_eq!(report.human_comparison.len(), 2);
+    assert!(report.first_moves.iter().any(|m| m.white == "hce@nodes=301"));
 }

@@ -90,10 +90,10 @@ impl Default for StudyConfig {
                 RungConfig::new("nn", 100, 1000),
                 RungConfig::new("hce", 1000, 400),
                 RungConfig::new("nn", 1000, 400),
-                RungConfig::new("hce", 10000, 200),
-                RungConfig::new("nn", 10000, 200),
-                RungConfig::new("hce", 100000, 40),
-                RungConfig::new("nn", 100000, 40),
+                RungConfig::new("hce", 10000, 400),
+                RungConfig::new("nn", 10000, 400),
+                RungConfig::new("hce", 100000, 100),
+                RungConfig::new("nn", 100000, 100),
             ],
         }
     }
@@ -217,10 +217,11 @@ impl StudyConfig {
     }
 }
 
-/// Runs (or, with `resume`, completes) a study into `out`: one self-play
-/// run per rung and first move, in ladder order. Writes `out/study.toml`
-/// (the resolved config) first and refuses to touch a folder holding a
-/// study with other settings. Returns the runs.
+/// Runs (or, with `resume`, completes or extends) a study into `out`: one
+/// self-play run per rung and first move, in ladder order. Writes
+/// `out/study.toml` (the resolved config) first and refuses to touch a
+/// folder holding a study with other settings; with `resume`, the numbers of
+/// games may grow. Returns the runs.
 pub fn run_study(
     config: &StudyConfig,
     out: &Path,
@@ -241,11 +242,31 @@ pub fn run_study(
         let text = std::fs::read_to_string(&resolved).map_err(|e| io(&resolved, e))?;
         let old: StudyConfig =
             toml::from_str(&text).map_err(|e| SelfplayError::Invalid(format!("{}: {e}", resolved.display())))?;
-        let comparable = |c: &StudyConfig| StudyConfig { threads: 0, out: String::new(), ..c.clone() };
+        // Game i of a run depends only on the seed and i, so more games
+        // extend a study to exactly what a fresh run of the larger one plays.
+        let comparable = |c: &StudyConfig| StudyConfig {
+            threads: 0,
+            out: String::new(),
+            games: 0,
+            first_move_games: 0,
+            rungs: c.rungs.iter().map(|r| RungConfig { games: 0, ..r.clone() }).collect(),
+            ..c.clone()
+        };
         if comparable(&old) != comparable(config) {
             return Err(SelfplayError::Invalid(format!(
-                "{} was written with other settings; a resumed study must use the same config (only threads may change)",
+                "{} was written with other settings; a resumed study must use the same config (only the numbers of \
+                 games and threads may change)",
                 resolved.display()
+            )));
+        }
+        let fewer = runs.iter().zip(old.runs()?).find(|(new, old)| new.games < old.games);
+        if let Some((new, old)) = fewer {
+            return Err(SelfplayError::Invalid(format!(
+                "{}: {} asks for {} games where the study already has {}; a study can grow, not shrink",
+                resolved.display(),
+                new.dir.display(),
+                new.games,
+                old.games
             )));
         }
     }

@@ -92,11 +92,20 @@ fn a_study_plays_every_rung_from_the_start_with_near_best_choices_only() {
     let other = StudyConfig { near_best_cp: 30, ..config.clone() };
     let err = run_study(&other, &out, true, |_| {}).unwrap_err().to_string();
     assert!(err.contains("other settings"), "{err}");
+    let fewer = StudyConfig { games: 5, ..config.clone() };
+    let err = run_study(&fewer, &out, true, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("grow, not shrink"), "{err}");
+    // More games extend the study: its first games are unchanged.
+    let more = StudyConfig { games: 8, ..config.clone() };
+    pool.install(|| run_study(&more, &out, true, |_| {})).unwrap();
+    let grown = std::fs::read(out.join(&runs[5].dir).join("games.csv")).unwrap();
+    assert!(grown.len() > before.len() && grown.starts_with(&before));
 
     // The same study elsewhere gives the same games, whatever the threads.
     let again = dir("again");
+    let config = more;
     rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_study(&config, &again, false, |_| {})).unwrap();
-    assert_eq!(std::fs::read(again.join(&runs[5].dir).join("games.csv")).unwrap(), before);
+    assert_eq!(std::fs::read(again.join(&runs[5].dir).join("games.csv")).unwrap(), grown);
 }
 
 #[test]
