@@ -137,10 +137,13 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(56)
-            .build_cartesian_2d(x0..x1, 0f64..1f64)
+            // Room above 1 for the legend, clear of the curves.
+            .build_cartesian_2d(x0..x1, 0f64..1.45f64)
             .map_err(text_err)?;
         chart
             .configure_mesh()
+            .y_labels(8)
+            .y_label_formatter(&|y| if *y <= 1.0 + 1e-9 { format!("{y:.1}") } else { String::new() })
             .x_desc("nodes per move (log scale)")
             .y_desc("rate / score")
             .x_labels(((x1 - x0).ceil() as usize + 1).max(2))
@@ -203,10 +206,10 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
         }
         chart
             .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
+            .position(SeriesLabelPosition::UpperMiddle)
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
-            .label_font(("sans-serif", 11))
+            .label_font(("sans-serif", 10))
             .draw()
             .map_err(text_err)?;
         root.present().map_err(text_err)?;
