@@ -16,11 +16,12 @@
 //! 3. Entries left unsettled are draws: endless sideways play.
 //!
 //! The work within a pass is split over the sets of the mover's pieces and
-//! run in parallel (rayon); counters and values are bytes updated atomically.
+//! run in parallel (rayon); each entry's value and counter share a 16-bit
+//! word updated atomically.
 //! Memory: two bytes per entry of the unit, plus the smaller tables that
 //! captures reach.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
 
 use alq_engine::{Bitboard, Move, MoveList, Shift, BRAINKING_RULES};
@@ -35,12 +36,11 @@ pub(crate) struct Lookup<'a> {
     pub(crate) tables: [[Option<&'a [u8]>; 13]; 13],
 }
 
-impl Lookup<'_> {
+impl<'a> Lookup<'a> {
     #[inline]
-    fn value(&self, us: u32, them: u32, material: Material) -> Value {
-        let table = self.tables[material.mover as usize][material.other as usize]
-            .expect("the tables of every smaller material are loaded before a unit is solved");
-        Value::from_byte(table[index(us, them, material) as usize])
+    fn table(&self, material: Material) -> &'a [u8] {
+        self.tables[material.mover as usize][material.other as usize]
+            .expect("the tables of every smaller material are loaded before a unit is solved")
     }
 }
 
@@ -86,25 +86,50 @@ pub(crate) fn successor(us: u32, them: u32, mv: Move) -> (u32, u32, Material) {
     (rotate(them2), rotate(us2), material)
 }
 
-/// One class of the unit being solved.
+/// One class of the unit being solved. Each entry is one 16-bit word: the
+/// value byte (low) and the number of simple moves whose value is not yet
+/// known (high), side by side so that an update touches one cache line.
 struct Work {
     material: Material,
-    values: Vec<AtomicU8>,
-    /// Simple moves whose value is not yet known.
-    pending: Vec<AtomicU8>,
+    words: Vec<AtomicU16>,
 }
 
-fn zeroed_atomics(len: usize) -> Vec<AtomicU8> {
-    let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; len]);
-    // SAFETY: AtomicU8 has the same size, alignment and bit validity as u8,
+const PENDING: u16 = 0x100;
+
+fn zeroed_words(len: usize) -> Vec<AtomicU16> {
+    let mut words = std::mem::ManuallyDrop::new(vec![0u16; len]);
+    // SAFETY: AtomicU16 has the same size, alignment and bit validity as u16,
     // and the allocation is handed over whole (pointer, length, capacity).
-    unsafe { Vec::from_raw_parts(bytes.as_mut_ptr().cast::<AtomicU8>(), bytes.len(), bytes.capacity()) }
+    unsafe { Vec::from_raw_parts(words.as_mut_ptr().cast::<AtomicU16>(), words.len(), words.capacity()) }
 }
 
-fn into_bytes(atomics: Vec<AtomicU8>) -> Vec<u8> {
-    let mut atomics = std::mem::ManuallyDrop::new(atomics);
-    // SAFETY: as in `zeroed_atomics`, the other way round.
-    unsafe { Vec::from_raw_parts(atomics.as_mut_ptr().cast::<u8>(), atomics.len(), atomics.capacity()) }
+/// The value bytes of a solved class.
+fn value_bytes(words: &[AtomicU16]) -> Vec<u8> {
+    words.par_iter().map(|w| w.load(Relaxed) as u8).collect()
+}
+
+/// Asks the processor to fetch a cache line ahead of its use, so that
+/// scattered reads and updates overlap their memory latency.
+#[inline(always)]
+fn prefetch_ptr(ptr: *const i8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; it never faults, whatever the address.
+    #[allow(unused_unsafe)]
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = ptr;
+}
+
+#[inline(always)]
+fn prefetch(word: &AtomicU16) {
+    prefetch_ptr(word.as_ptr().cast::<i8>());
+}
+
+#[inline(always)]
+fn prefetch_byte(byte: &u8) {
+    prefetch_ptr(std::ptr::from_ref(byte).cast::<i8>());
 }
 
 /// Where the solver stands, for progress reports.
@@ -135,7 +160,7 @@ pub(crate) fn solve_unit(
         .iter()
         .map(|&material| {
             let n = material.positions() as usize;
-            Work { material, values: zeroed_atomics(n), pending: zeroed_atomics(n) }
+            Work { material, words: zeroed_words(n) }
         })
         .collect();
     let partner = |k: usize| if works.len() == 2 { 1 - k } else { 0 };
@@ -168,7 +193,14 @@ pub(crate) fn solve_unit(
     if shared.overflow.load(Relaxed) {
         return Err(TbError::DistanceOverflow { material: unit[0], max: MAX_DISTANCE });
     }
-    Ok(works.into_iter().map(|w| into_bytes(w.values)).collect())
+    Ok(works.iter().map(|w| value_bytes(&w.words)).collect())
+}
+
+/// A capture's successor, waiting for its table byte to arrive.
+struct Capture<'a> {
+    entry: usize,
+    table: &'a [u8],
+    index: usize,
 }
 
 /// First sweep over the entries that share the mover's set number `set`.
@@ -181,6 +213,22 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
     let mut squeezed: u32 = (1u32 << m.other) - 1;
     let mut top = 0u8;
     let mut moves = MoveList::new();
+    // Capture successors are looked up in batches: their table bytes are
+    // prefetched first, so that the scattered reads overlap.
+    let mut captures: Vec<Capture<'_>> = Vec::with_capacity(512);
+    let flush = |captures: &mut Vec<Capture<'_>>, top: &mut u8| {
+        for group in captures.chunk_by(|a, b| a.entry == b.entry) {
+            let value = Value::from_successors(group.iter().map(|c| Value::from_byte(c.table[c.index])));
+            match value.to_byte() {
+                Some(byte) => {
+                    work.words[group[0].entry].store(byte.into(), Relaxed);
+                    *top = (*top).max(byte);
+                }
+                None => shared.overflow.store(true, Relaxed),
+            }
+        }
+        captures.clear();
+    };
     for j in 0..block as usize {
         let them = free.deposit(squeezed);
         if squeezed != 0 {
@@ -189,28 +237,28 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
         if capturers(us, them) != 0 {
             moves.clear();
             denormalize(us, them).generate(&BRAINKING_RULES, &mut moves);
-            let value = Value::from_successors(moves.iter().map(|&mv| {
+            for &mv in &moves {
                 let (nu, nt, nm) = successor(us, them, mv);
-                lookup.value(nu, nt, nm)
-            }));
-            match value.to_byte() {
-                Some(byte) => {
-                    work.values[base + j].store(byte, Relaxed);
-                    top = top.max(byte);
-                }
-                None => shared.overflow.store(true, Relaxed),
+                let table = lookup.table(nm);
+                let index = index(nu, nt, nm) as usize;
+                prefetch_byte(&table[index]);
+                captures.push(Capture { entry: base + j, table, index });
+            }
+            if captures.len() >= 256 {
+                flush(&mut captures, &mut top);
             }
         } else {
             match simple_moves(us, them) {
                 0 => {
                     let byte = Value::Loss(0).to_byte().expect("distance 0 fits");
-                    work.values[base + j].store(byte, Relaxed);
+                    work.words[base + j].store(byte.into(), Relaxed);
                     top = top.max(byte);
                 }
-                n => work.pending[base + j].store(n as u8, Relaxed),
+                n => work.words[base + j].store(n as u16 * PENDING, Relaxed),
             }
         }
     }
+    flush(&mut captures, &mut top);
     shared.max_byte.fetch_max(top, Relaxed);
 }
 
@@ -222,8 +270,9 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
     let block = m.block() as usize;
     let base = set as usize * block;
     let wanted = (distance + 1) as u8;
-    let entries = &work.values[base..base + block];
-    let mut found = entries.iter().enumerate().filter(|(_, v)| v.load(Relaxed) == wanted).map(|(j, _)| j).peekable();
+    let entries = &work.words[base..base + block];
+    let mut found =
+        entries.iter().enumerate().filter(|(_, w)| w.load(Relaxed) as u8 == wanted).map(|(j, _)| j).peekable();
     if found.peek().is_none() {
         return;
     }
@@ -233,10 +282,37 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
     }
     let us = unrank(set, m.mover.into(), POINTS);
     let free = FreePoints::new(us);
-    let byte = wanted + 1;
+    let byte = u16::from(wanted + 1);
     let loss = distance % 2 == 0;
     let mut wrote = false;
     let mut count = 0;
+    // Predecessors are collected and prefetched in batches, then updated.
+    const BATCH: usize = 64;
+    let mut batch = [0usize; BATCH];
+    let mut queued = 0;
+    let mut flush = |batch: &[usize]| {
+        for &q in batch {
+            let word = &target.words[q];
+            if loss {
+                // A predecessor of a loss wins in one more ply, unless it
+                // already wins as fast.
+                wrote |= word.fetch_update(Relaxed, Relaxed, |w| (w as u8 == 0).then_some(byte)).is_ok();
+            } else {
+                // A predecessor of a win has one unknown move fewer; when
+                // none is left, all its moves lose, the longest in `distance`.
+                let updated = word.fetch_update(Relaxed, Relaxed, |w| {
+                    if w as u8 != 0 {
+                        None
+                    } else if w >> 8 == 1 {
+                        Some(byte)
+                    } else {
+                        Some(w - PENDING)
+                    }
+                });
+                wrote |= matches!(updated, Ok(w) if w >> 8 == 1);
+            }
+        }
+    };
     for j in found {
         count += 1;
         let them = free.deposit(unrank(j as u64, m.other.into(), POINTS - u32::from(m.mover)));
@@ -251,17 +327,19 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
                     continue;
                 }
                 let q = index(q_us, q_them, target.material) as usize;
-                if loss {
-                    wrote |= target.values[q].compare_exchange(0, byte, Relaxed, Relaxed).is_ok();
-                } else if target.values[q].load(Relaxed) == 0 && target.pending[q].fetch_sub(1, Relaxed) == 1 {
-                    target.values[q].store(byte, Relaxed);
-                    wrote = true;
+                prefetch(&target.words[q]);
+                batch[queued] = q;
+                queued += 1;
+                if queued == BATCH {
+                    flush(&batch);
+                    queued = 0;
                 }
             }
         }
     }
+    flush(&batch[..queued]);
     shared.settled.fetch_add(count, Relaxed);
     if wrote {
-        shared.max_byte.fetch_max(byte, Relaxed);
+        shared.max_byte.fetch_max(byte as u8, Relaxed);
     }
 }
