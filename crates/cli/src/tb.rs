@@ -130,9 +130,13 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
             }
             Event::UnitDone { unit, positions, seconds, passes } => {
                 finished += positions;
-                if let Some(b) = &current {
-                    b.set_position(finished);
-                    b.println(format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s"));
+                let line = format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s");
+                match &current {
+                    Some(b) if !b.is_hidden() => {
+                        b.set_position(finished);
+                        b.println(line);
+                    }
+                    _ => eprintln!("{line}"),
                 }
             }
             Event::LevelDone { pieces, seconds } => {

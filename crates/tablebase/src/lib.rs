@@ -13,9 +13,10 @@
 //! let dir = std::env::temp_dir().join(format!("alq-tb-doc-{}", std::process::id()));
 //! build(&dir, &BuildOptions { pieces: 3, shard: None }, &mut |_| {}).unwrap();
 //! let tb = Tablebase::open(&dir).unwrap();
-//! // White's last piece is blocked on Black's side... no: it simply walks on.
-//! let pos = ".B.../...../...../...../..W.. b".parse().unwrap();
-//! assert!(matches!(tb.probe(&pos).unwrap(), Value::Win(_) | Value::Loss(_) | Value::Draw));
+//! // White's only piece steps on; then Black, without pieces, has no move.
+//! let pos = "...../...../...../...../..W.. w".parse().unwrap();
+//! assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+//! assert_eq!(tb.probe_moves(&pos).unwrap().len(), 5);
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
 
