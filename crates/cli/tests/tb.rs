@@ -58,7 +58,7 @@ fn stats_and_verify_run_and_damage_is_reported_by_file_name() {
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(text.starts_with("| material | positions | wins | draws | losses | longest win |"), "{text}");
-    assert!(text.contains("| 2v2 | 303600 |"), "{text}");
+    assert!(text.contains("| 2v2 | 75900 |"), "{text}");
     let out = alq(&["tb", "verify", "--tb", tb]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).starts_with("ok: 222051 entries up to 4 pieces consistent"), "{}", stdout(&out));

@@ -29,7 +29,7 @@ mod probe;
 mod solve;
 mod value;
 
-pub use build::{build, estimate, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit, NANOS_PER_ENTRY};
+pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
 pub use check::{class_stats, verify, ClassStats, VerifyEvent};
 pub use error::TbError;
 pub use format::{checksum, read_table, table_path, write_table, Table, FORMAT_VERSION, HEADER_LEN, MAGIC};
