@@ -194,9 +194,8 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
         for (t, x) in total.iter_mut().zip([s.positions, s.wins, s.draws, s.losses]) {
             *t += x;
         }
-        if material.other == 0 && material.mover as u32 == material.pieces() {
-            tb.release();
-        }
+        // Each class is counted on its own: keep one table in memory at a time.
+        tb.release();
     }
     println!("| all ≤ {} | {} | {} | {} | {} | | |", tb.max_pieces(), total[0], total[1], total[2], total[3]);
     Ok(())

@@ -132,8 +132,8 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             let deps = dependencies(unit);
             cache.retain(|m, _| deps.contains(m));
             for &m in &deps {
-                if !cache.contains_key(&m) {
-                    cache.insert(m, read_table(dir, m)?);
+                if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(m) {
+                    slot.insert(read_table(dir, m)?);
                 }
             }
             let mut lookup = Lookup { tables: [[None; 13]; 13] };

@@ -283,7 +283,7 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
     let us = unrank(set, m.mover.into(), POINTS);
     let free = FreePoints::new(us);
     let byte = u16::from(wanted + 1);
-    let loss = distance % 2 == 0;
+    let loss = distance.is_multiple_of(2);
     let mut wrote = false;
     let mut count = 0;
     // Predecessors are collected and prefetched in batches, then updated.

@@ -59,8 +59,8 @@ impl Naive {
                 positions.push((white, black, false));
                 positions.push((white, black, true));
                 if n < rest {
-                    for i in start..free.len() {
-                        stack.push((i + 1, black | (1 << free[i]), n + 1));
+                    for (i, p) in free.iter().enumerate().skip(start) {
+                        stack.push((i + 1, black | (1 << p), n + 1));
                     }
                 }
             }
