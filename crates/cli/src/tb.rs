@@ -211,7 +211,12 @@ fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
     let checked = pool.install(|| {
         verify(&tb, &mut |event| match event {
             VerifyEvent::ClassStart { material, .. } => b.set_message(material.to_string()),
-            VerifyEvent::ClassDone { positions, .. } => b.inc(positions),
+            VerifyEvent::ClassDone { material, positions, seconds } => {
+                b.inc(positions);
+                if b.is_hidden() {
+                    eprintln!("  {material}: {positions} entries consistent, {seconds:.1} s");
+                }
+            }
         })
     });
     b.finish_and_clear();

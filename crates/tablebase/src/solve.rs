@@ -21,7 +21,7 @@
 //! Memory: two bytes per entry of the unit, plus the smaller tables that
 //! captures reach.
 
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
 
 use alq_engine::{Bitboard, Move, MoveList, Shift, BRAINKING_RULES};
@@ -146,7 +146,6 @@ struct Shared {
     /// Largest value byte written so far.
     max_byte: AtomicU8,
     overflow: AtomicBool,
-    settled: AtomicU64,
 }
 
 /// Solves a unit (one class, or a class and its flipped partner) and returns
@@ -164,7 +163,7 @@ pub(crate) fn solve_unit(
         })
         .collect();
     let partner = |k: usize| if works.len() == 2 { 1 - k } else { 0 };
-    let shared = Shared { max_byte: AtomicU8::new(0), overflow: AtomicBool::new(false), settled: AtomicU64::new(0) };
+    let shared = Shared { max_byte: AtomicU8::new(0), overflow: AtomicBool::new(false) };
     let total: u64 = unit.iter().map(|m| m.positions()).sum();
     let mut done = 0;
     for work in &works {
@@ -285,7 +284,6 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
     let byte = u16::from(wanted + 1);
     let loss = distance.is_multiple_of(2);
     let mut wrote = false;
-    let mut count = 0;
     // Predecessors are collected and prefetched in batches, then updated.
     const BATCH: usize = 64;
     let mut batch = [0usize; BATCH];
@@ -314,7 +312,6 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
         }
     };
     for j in found {
-        count += 1;
         let them = free.deposit(unrank(j as u64, m.other.into(), POINTS - u32::from(m.mover)));
         let empty = !(us | them) & ALL;
         let q_them = rotate(us);
@@ -338,7 +335,6 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
         }
     }
     flush(&batch[..queued]);
-    shared.settled.fetch_add(count, Relaxed);
     if wrote {
         shared.max_byte.fetch_max(byte as u8, Relaxed);
     }
