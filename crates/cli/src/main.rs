@@ -21,6 +21,7 @@ mod players;
 mod report;
 mod selfplay;
 mod study;
+mod tb;
 mod train;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
@@ -61,6 +62,9 @@ enum Command {
     Train(train::TrainArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
+    /// Endgame tablebases: build, probe, stats, verify.
+    #[command(subcommand)]
+    Tb(tb::TbCommand),
 }
 
 fn main() -> ExitCode {
@@ -87,6 +91,7 @@ fn main() -> ExitCode {
         Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),
         Command::Openings(args) => report::openings(args),
+        Command::Tb(cmd) => tb::run(cmd),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

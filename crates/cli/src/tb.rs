@@ -1,0 +1,230 @@
+//! `alq tb`: endgame tablebases — build, probe, stats, verify.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+
+use alq_tablebase::{
+    build, class_stats, estimate, verify, BuildOptions, Event, Material, Outcome, Phase, Shard, Tablebase, VerifyEvent,
+};
+
+#[derive(Subcommand)]
+pub enum TbCommand {
+    /// Build the tables for every position with up to N pieces (resumable, shardable).
+    Build(BuildArgs),
+    /// Print a position's value, then each legal move with its value, best first.
+    Probe(ProbeArgs),
+    /// Per material class: positions, wins, draws, losses and the longest win (Markdown).
+    Stats(TbArgs),
+    /// Re-check every stored value against the values of its successors.
+    Verify(TbArgs),
+}
+
+#[derive(Args)]
+pub struct BuildArgs {
+    /// Build every material class with at most this many pieces (both sides).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=24))]
+    pieces: u32,
+    /// Folder for the table files (created if missing; finished files are kept).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// Build only share I of K of the current level; rerun when all shards are done.
+    #[arg(long, value_name = "I/K")]
+    shard: Option<String>,
+}
+
+#[derive(Args)]
+pub struct ProbeArgs {
+    /// Tablebase folder.
+    #[arg(long, value_name = "DIR")]
+    tb: PathBuf,
+    /// Position text, ranks 5 to 1 then the side to move.
+    #[arg(long, value_name = "TEXT")]
+    position: String,
+}
+
+#[derive(Args)]
+pub struct TbArgs {
+    /// Tablebase folder.
+    #[arg(long, value_name = "DIR")]
+    tb: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+}
+
+pub fn run(command: TbCommand) -> anyhow::Result<()> {
+    match command {
+        TbCommand::Build(args) => build_cmd(args),
+        TbCommand::Probe(args) => probe_cmd(args),
+        TbCommand::Stats(args) => stats_cmd(args),
+        TbCommand::Verify(args) => verify_cmd(args),
+    }
+}
+
+fn gib(bytes: u64) -> String {
+    format!("{:.2} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+fn bar(len: u64, unit: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let template = format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} {{elapsed_precise}} (eta {{eta}}) {{msg}}");
+    bar.set_style(ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> "));
+    bar
+}
+
+fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
+    let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let pool = crate::thread_pool(args.threads)?;
+    let threads = pool.current_num_threads();
+    eprintln!("estimate for up to {} pieces on {threads} thread(s) (entries: positions with the side to move normalised):", args.pieces);
+    eprintln!("{:>6} {:>16} {:>12} {:>12} {:>10}", "pieces", "entries", "memory", "disk", "time");
+    let levels = estimate(args.pieces, threads);
+    for level in &levels {
+        eprintln!(
+            "{:>6} {:>16} {:>12} {:>12} {:>9.0}s",
+            level.pieces,
+            level.positions,
+            gib(level.memory_bytes),
+            gib(level.disk_bytes),
+            level.seconds
+        );
+    }
+    let total_disk: u64 = levels.iter().map(|l| l.disk_bytes).sum();
+    let peak = levels.iter().map(|l| l.memory_bytes).max().unwrap_or(0);
+    let total_secs: f64 = levels.iter().map(|l| l.seconds).sum();
+    eprintln!("{:>6} {:>16} {:>12} {:>12} {:>9.0}s", "all", levels.iter().map(|l| l.positions).sum::<u64>(), gib(peak), gib(total_disk), total_secs);
+    let options = BuildOptions { pieces: args.pieces, shard };
+    let started = Instant::now();
+    let mut current: Option<ProgressBar> = None;
+    let mut finished = 0u64;
+    let outcome = pool.install(|| {
+        build(&args.out, &options, &mut |event| match event {
+            Event::LevelComplete { pieces } => eprintln!("level {pieces}: complete already"),
+            Event::LevelStart { pieces, units, mine, positions } => {
+                let b = bar(positions, "entries");
+                b.set_prefix(format!("level {pieces:>2} ({mine} of {units} units)"));
+                finished = 0;
+                current = Some(b);
+            }
+            Event::UnitStart { unit, .. } => {
+                if let Some(b) = &current {
+                    b.set_message(unit);
+                }
+            }
+            Event::Unit(Phase::Sweep { done, .. }) => {
+                if let Some(b) = &current {
+                    b.set_position(finished + done);
+                }
+            }
+            Event::Unit(Phase::Settled { distance }) => {
+                if let Some(b) = &current {
+                    b.set_message(format!("distance {distance}"));
+                }
+            }
+            Event::UnitDone { unit, positions, seconds, passes } => {
+                finished += positions;
+                let line = format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s");
+                match &current {
+                    Some(b) if !b.is_hidden() => {
+                        b.set_position(finished);
+                        b.println(line);
+                    }
+                    _ => eprintln!("{line}"),
+                }
+            }
+            Event::LevelDone { pieces, seconds } => {
+                if let Some(b) = current.take() {
+                    b.finish_and_clear();
+                }
+                eprintln!("level {pieces}: done in {seconds:.1} s");
+            }
+        })
+    })
+    .with_context(|| format!("building the tablebase in {}", args.out.display()))?;
+    match outcome {
+        Outcome::Complete => println!(
+            "complete: up to {} pieces in {} ({:.1} s)",
+            args.pieces,
+            args.out.display(),
+            started.elapsed().as_secs_f64()
+        ),
+        Outcome::Waiting { pieces, missing } => println!(
+            "shard done: level {pieces} still needs {} from other shards; run the same command again when they finish",
+            missing.join(" ")
+        ),
+    }
+    Ok(())
+}
+
+fn open(dir: &std::path::Path) -> anyhow::Result<Tablebase> {
+    Tablebase::open(dir).with_context(|| format!("opening the tablebase {}", dir.display()))
+}
+
+fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
+    let pos = crate::parse_position(Some(&args.position))?;
+    let tb = open(&args.tb)?;
+    let value = tb.probe(&pos).with_context(|| format!("probing {pos}"))?;
+    println!("value {value}");
+    for (mv, v) in tb.probe_moves(&pos).with_context(|| format!("probing the moves of {pos}"))? {
+        println!("{mv} {v}");
+    }
+    Ok(())
+}
+
+fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
+    let pool = crate::thread_pool(args.threads)?;
+    let tb = open(&args.tb)?;
+    println!("| material | positions | wins | draws | losses | longest win | example (White to move) |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
+    let mut total = [0u64; 4];
+    for material in Material::up_to(tb.max_pieces()) {
+        let s = pool.install(|| class_stats(&tb, material))?;
+        let (longest, example) = match &s.longest_win {
+            Some((d, pos)) => (d.to_string(), format!("`{pos}`")),
+            None => ("-".to_string(), String::new()),
+        };
+        println!("| {} | {} | {} | {} | {} | {longest} | {example} |", s.material, s.positions, s.wins, s.draws, s.losses);
+        for (t, x) in total.iter_mut().zip([s.positions, s.wins, s.draws, s.losses]) {
+            *t += x;
+        }
+        // Each class is counted on its own: keep one table in memory at a time.
+        tb.release();
+    }
+    println!("| all ≤ {} | {} | {} | {} | {} | | |", tb.max_pieces(), total[0], total[1], total[2], total[3]);
+    Ok(())
+}
+
+fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
+    let pool = crate::thread_pool(args.threads)?;
+    let tb = open(&args.tb)?;
+    let started = Instant::now();
+    let total: u64 = Material::up_to(tb.max_pieces()).iter().map(|m| m.positions()).sum();
+    let b = bar(total, "entries");
+    b.set_prefix("verify");
+    let checked = pool.install(|| {
+        verify(&tb, &mut |event| match event {
+            VerifyEvent::ClassStart { material, .. } => b.set_message(material.to_string()),
+            VerifyEvent::ClassDone { material, positions, seconds } => {
+                b.inc(positions);
+                if b.is_hidden() {
+                    eprintln!("  {material}: {positions} entries consistent, {seconds:.1} s");
+                }
+            }
+        })
+    });
+    b.finish_and_clear();
+    let checked = checked.with_context(|| format!("verifying {}", args.tb.display()))?;
+    println!(
+        "ok: {checked} entries up to {} pieces consistent ({:.1} s)",
+        tb.max_pieces(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

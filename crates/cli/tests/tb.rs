@@ -1,0 +1,96 @@
+//! End-to-end checks of `alq tb`: build, probe, stats, verify, bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn alq(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_alq")).args(args).output().expect("the alq binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
+}
+
+fn built(name: &str, pieces: u32) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-tb-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = alq(&["tb", "build", "--pieces", &pieces.to_string(), "--out", dir.to_str().unwrap(), "--threads", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).starts_with("complete: up to"), "{}", stdout(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("estimate"), "the build prints an estimate first: {stderr}");
+    dir
+}
+
+#[test]
+fn probe_prints_the_value_then_every_move_best_first() {
+    let dir = built("probe", 4);
+    let tb = dir.to_str().unwrap();
+    // White's only piece walks on; Black, without pieces, then has no move.
+    let out = alq(&["tb", "probe", "--tb", tb, "--position", "...../...../...../...../..W.. w"]);
+    assert!(out.status.success());
+    assert_eq!(stdout(&out), "value win 1\nc1-b1 win 1\nc1-b2 win 1\nc1-c2 win 1\nc1-d1 win 1\nc1-d2 win 1\n");
+    let out = alq(&["tb", "probe", "--tb", tb, "--position", "...../...../...../...../..W.. b"]);
+    assert_eq!(stdout(&out), "value loss 0\n");
+    // A 4-piece position: one line per legal move, the first as good as the position.
+    let pos = "..B../...../.W.B./..W../..... w";
+    let out = alq(&["tb", "probe", "--tb", tb, "--position", pos]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let value = lines[0].strip_prefix("value ").expect("value line");
+    let moves = stdout(&alq(&["moves", "--position", pos]));
+    assert_eq!(lines.len() - 1, moves.lines().count());
+    let best = lines[1].split_once(' ').unwrap().1;
+    assert_eq!(best, value, "{text}");
+    for line in &lines[1..] {
+        let (mv, v) = line.split_once(' ').unwrap();
+        assert!(moves.lines().any(|m| m == mv), "{mv}");
+        assert!(v == "draw" || v.starts_with("win ") || v.starts_with("loss "), "{line}");
+    }
+}
+
+#[test]
+fn stats_and_verify_run_and_damage_is_reported_by_file_name() {
+    let dir = built("verify", 4);
+    let tb = dir.to_str().unwrap();
+    let out = alq(&["tb", "stats", "--tb", tb]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.starts_with("| material | positions | wins | draws | losses | longest win |"), "{text}");
+    assert!(text.contains("| 2v2 | 75900 |"), "{text}");
+    let out = alq(&["tb", "verify", "--tb", tb]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).starts_with("ok: 222051 entries up to 4 pieces consistent"), "{}", stdout(&out));
+    // Damage one value: verify and probe name the file and exit with 2.
+    let path = dir.join("2v2.alqtb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[1000] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    for args in [
+        &["tb", "verify", "--tb", tb][..],
+        &["tb", "probe", "--tb", tb, "--position", "...../.B.B./...../..W../..W.. w"],
+    ] {
+        let out = alq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("2v2.alqtb") && err.contains("checksum"), "{err}");
+    }
+}
+
+#[test]
+fn bad_input_exits_with_2() {
+    let dir = built("bad", 2);
+    let tb = dir.to_str().unwrap();
+    for args in [
+        &["tb", "probe", "--tb", tb, "--position", "...../.B.B./...../..W../..W.. w"][..],
+        &["tb", "probe", "--tb", tb, "--position", "nonsense"],
+        &["tb", "probe", "--tb", "/nonexistent/tb", "--position", "...../...../...../...../..W.. w"],
+        &["tb", "build", "--pieces", "2", "--out", tb, "--shard", "3/3"],
+        &["tb", "build", "--pieces", "2", "--out", tb, "--threads", "0"],
+    ] {
+        let out = alq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}

@@ -1,0 +1,39 @@
+//! # alq-tablebase
+//!
+//! Endgame tablebases for Alquerque under BrainKing's rules: for every
+//! position with at most N pieces, win, loss or draw with perfect play and
+//! the distance to the end in plies (the end: the side to move has no legal
+//! move). Repetition and no-progress adjudications are not part of the
+//! values, as chess tablebases ignore the fifty-move rule: a draw here means
+//! that neither side can force the end.
+//!
+//! ```
+//! use alq_tablebase::{build, BuildOptions, Tablebase, Value};
+//!
+//! let dir = std::env::temp_dir().join(format!("alq-tb-doc-{}", std::process::id()));
+//! build(&dir, &BuildOptions { pieces: 3, shard: None }, &mut |_| {}).unwrap();
+//! let tb = Tablebase::open(&dir).unwrap();
+//! // White's only piece steps on; then Black, without pieces, has no move.
+//! let pos = "...../...../...../...../..W.. w".parse().unwrap();
+//! assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+//! assert_eq!(tb.probe_moves(&pos).unwrap().len(), 5);
+//! std::fs::remove_dir_all(&dir).unwrap();
+//! ```
+
+mod build;
+mod check;
+mod error;
+mod format;
+mod index;
+mod probe;
+mod solve;
+mod value;
+
+pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
+pub use check::{class_stats, verify, ClassStats, VerifyEvent};
+pub use error::TbError;
+pub use format::{checksum, read_table, table_path, write_table, Table, FORMAT_VERSION, HEADER_LEN, MAGIC};
+pub use index::{binom, denormalize, index, normalize, position_at, rotate, Material};
+pub use probe::Tablebase;
+pub use solve::Phase;
+pub use value::{Value, MAX_DISTANCE};

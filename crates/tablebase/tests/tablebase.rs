@@ -1,0 +1,284 @@
+//! Tablebase tests: values against an independent brute-force solver,
+//! symmetries, verification, damaged files and shard byte-identity.
+//!
+//! Builds go to Cargo's temporary folder for integration tests and are shared
+//! between the tests of this file.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use alq_engine::{Bitboard, Position, Side};
+use alq_tablebase::{build, verify, BuildOptions, Material, Outcome, Shard, TbError, Tablebase, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The ≤ 6-piece tablebase, built once on one machine.
+fn six() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("six");
+        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None }, &mut |_| {}).unwrap();
+        assert_eq!(outcome, Outcome::Complete);
+        dir
+    })
+}
+
+/// An independent solver: every position with at most `max` pieces (both
+/// sides to move) enumerated from scratch, successors found with the engine's
+/// `legal_moves` and `play`, and values found by the definition, distance by
+/// distance: a position loses in 0 without moves, wins in d (odd) when a
+/// successor loses in d - 1, loses in d (even) when every successor wins and
+/// the longest in d - 1. Whatever is left is a draw.
+struct Naive {
+    ids: HashMap<(u32, u32, bool), usize>,
+    values: Vec<Option<Value>>,
+}
+
+impl Naive {
+    fn solve(max: u32) -> Naive {
+        let mut positions = Vec::new();
+        // All pairs of disjoint sets with at most `max` points in all.
+        for white in 0u32..(1 << 25) {
+            let nw = white.count_ones();
+            if nw > max {
+                continue;
+            }
+            let rest = max - nw;
+            // Black sets: subsets of the other points with at most `rest` points.
+            let free: Vec<u32> = (0..25).filter(|p| white & (1 << p) == 0).collect();
+            let mut stack = vec![(0usize, 0u32, 0u32)];
+            while let Some((start, black, n)) = stack.pop() {
+                positions.push((white, black, false));
+                positions.push((white, black, true));
+                if n < rest {
+                    for (i, p) in free.iter().enumerate().skip(start) {
+                        stack.push((i + 1, black | (1 << p), n + 1));
+                    }
+                }
+            }
+        }
+        let ids: HashMap<(u32, u32, bool), usize> = positions.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+        let successors: Vec<Vec<usize>> = positions
+            .iter()
+            .map(|&(w, b, black)| {
+                let side = if black { Side::Black } else { Side::White };
+                let pos = Position::from_parts(Bitboard(w), Bitboard(b), side);
+                pos.legal_moves()
+                    .iter()
+                    .map(|&mv| {
+                        let next = pos.play(mv);
+                        let key = (next.pieces(Side::White).0, next.pieces(Side::Black).0, next.side_to_move() == Side::Black);
+                        ids[&key]
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut values: Vec<Option<Value>> = vec![None; positions.len()];
+        for (i, s) in successors.iter().enumerate() {
+            if s.is_empty() {
+                values[i] = Some(Value::Loss(0));
+            }
+        }
+        let mut d = 1u16;
+        loop {
+            let mut found = Vec::new();
+            for (i, s) in successors.iter().enumerate() {
+                if values[i].is_some() {
+                    continue;
+                }
+                let decided = if d % 2 == 1 {
+                    s.iter().any(|&t| values[t] == Some(Value::Loss(d - 1)))
+                } else {
+                    s.iter().all(|&t| matches!(values[t], Some(Value::Win(e)) if e < d))
+                        && s.iter().any(|&t| values[t] == Some(Value::Win(d - 1)))
+                };
+                if decided {
+                    found.push(i);
+                }
+            }
+            if found.is_empty() {
+                break;
+            }
+            for i in found {
+                values[i] = Some(if d % 2 == 1 { Value::Win(d) } else { Value::Loss(d) });
+            }
+            d += 1;
+        }
+        Naive { ids, values }
+    }
+
+    fn value(&self, pos: &Position) -> Value {
+        let key = (pos.pieces(Side::White).0, pos.pieces(Side::Black).0, pos.side_to_move() == Side::Black);
+        self.values[self.ids[&key]].unwrap_or(Value::Draw)
+    }
+}
+
+fn random_position(rng: &mut ChaCha8Rng, max_pieces: u32) -> Position {
+    let n = rng.gen_range(1..=max_pieces);
+    let (mut w, mut b) = (0u32, 0u32);
+    while (w | b).count_ones() < n {
+        let p = rng.gen_range(0..25);
+        if (w | b) & (1 << p) == 0 {
+            if rng.gen_bool(0.5) {
+                w |= 1 << p;
+            } else {
+                b |= 1 << p;
+            }
+        }
+    }
+    let side = if rng.gen_bool(0.5) { Side::White } else { Side::Black };
+    Position::from_parts(Bitboard(w), Bitboard(b), side)
+}
+
+#[test]
+fn values_equal_an_independent_brute_force_solver() {
+    let naive = Naive::solve(5);
+    let tb = Tablebase::open(six()).unwrap();
+    // Every position with at most 5 pieces, and in particular random ones.
+    let mut checked = 0;
+    for (&(w, b, black), _) in naive.ids.iter() {
+        let pos = Position::from_parts(Bitboard(w), Bitboard(b), if black { Side::Black } else { Side::White });
+        assert_eq!(tb.probe(&pos).unwrap(), naive.value(&pos), "{pos}");
+        checked += 1;
+    }
+    assert!(checked > 3_000_000);
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut seen = [0u32; 3];
+    for _ in 0..5000 {
+        let pos = random_position(&mut rng, 5);
+        let v = tb.probe(&pos).unwrap();
+        assert_eq!(v, naive.value(&pos), "{pos}");
+        seen[match v {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "wins, draws and losses all occur: {seen:?}");
+}
+
+#[test]
+fn symmetric_positions_have_equal_values() {
+    let tb = Tablebase::open(six()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    for _ in 0..20_000 {
+        let pos = random_position(&mut rng, 6);
+        let v = tb.probe(&pos).unwrap();
+        assert_eq!(tb.probe(&pos.mirror()).unwrap(), v, "mirror of {pos}");
+        let rot = |bb: Bitboard| Bitboard(bb.0.reverse_bits() >> 7);
+        let twin = Position::from_parts(rot(pos.pieces(Side::Black)), rot(pos.pieces(Side::White)), pos.side_to_move().opponent());
+        assert_eq!(tb.probe(&twin).unwrap(), v, "colour-flipped twin of {pos}");
+        let moves = tb.probe_moves(&pos).unwrap();
+        if let Some((_, best)) = moves.first() {
+            assert_eq!(*best, v, "best move of {pos}");
+        }
+    }
+}
+
+#[test]
+fn verify_passes_on_six_pieces() {
+    let tb = Tablebase::open(six()).unwrap();
+    assert_eq!(tb.max_pieces(), 6);
+    let checked = verify(&tb, &mut |_| {}).unwrap();
+    let expected: u64 = Material::up_to(6).iter().map(|m| m.positions()).sum();
+    assert_eq!(checked, expected);
+}
+
+#[test]
+fn verify_finds_a_wrong_value() {
+    let dir = scratch("wrong");
+    for m in Material::up_to(4) {
+        std::fs::copy(six().join(m.file_name()), dir.join(m.file_name())).unwrap();
+    }
+    let m = Material { mover: 2, other: 2 };
+    let mut values = alq_tablebase::read_table(&dir, m).unwrap().values().to_vec();
+    let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
+    values[i] = Value::Win(3).to_byte().unwrap();
+    alq_tablebase::write_table(&dir, m, &values).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    let err = verify(&tb, &mut |_| {}).unwrap_err();
+    assert!(matches!(err, TbError::Inconsistent { .. }), "{err}");
+    assert!(err.to_string().contains("2v2.alqtb"), "{err}");
+}
+
+#[test]
+fn damaged_truncated_and_mismatched_files_are_refused_by_name() {
+    let dir = scratch("damaged");
+    for m in Material::up_to(3) {
+        std::fs::copy(six().join(m.file_name()), dir.join(m.file_name())).unwrap();
+    }
+    let m = Material { mover: 2, other: 1 };
+    let path = dir.join(m.file_name());
+    let good = std::fs::read(&path).unwrap();
+    let probe_err = |bytes: &[u8]| {
+        std::fs::write(&path, bytes).unwrap();
+        alq_tablebase::read_table(&dir, m).unwrap_err()
+    };
+    // One value byte flipped.
+    let mut bad = good.clone();
+    bad[100] ^= 0x55;
+    let err = probe_err(&bad);
+    assert!(matches!(err, TbError::Checksum { .. }) && err.to_string().contains("2v1.alqtb"), "{err}");
+    // Truncated.
+    let err = probe_err(&good[..good.len() - 10]);
+    assert!(matches!(err, TbError::Length { .. }) && err.to_string().contains("2v1.alqtb"), "{err}");
+    let err = probe_err(&good[..20]);
+    assert!(matches!(err, TbError::Length { .. }) && err.to_string().contains("2v1.alqtb"), "{err}");
+    // Not a table at all.
+    let err = probe_err(b"hello, this is not a tablebase file at all, really not at all");
+    assert!(matches!(err, TbError::BadMagic { .. }) && err.to_string().contains("2v1.alqtb"), "{err}");
+    // Another class's file under this name.
+    let err = probe_err(&std::fs::read(dir.join("1v2.alqtb")).unwrap());
+    assert!(matches!(err, TbError::Material { .. }) && err.to_string().contains("2v1.alqtb"), "{err}");
+    // Another format version, another rules name.
+    let mut bad = good.clone();
+    bad[8] = 9;
+    assert!(matches!(probe_err(&bad), TbError::Version { found: 9, .. }));
+    let mut bad = good.clone();
+    bad[12] = b'x';
+    assert!(matches!(probe_err(&bad), TbError::Rules { .. }));
+    // A probe through the tablebase names the file too.
+    std::fs::write(&path, &good[..good.len() - 1]).unwrap();
+    std::fs::write(dir.join("0v0.alqtb"), &good).unwrap();
+    let err = Tablebase::open(&dir).err().expect("0v0 is damaged");
+    assert!(err.to_string().contains("0v0.alqtb"), "{err}");
+    // A missing class is named.
+    std::fs::remove_file(dir.join("0v0.alqtb")).unwrap();
+    let err = alq_tablebase::read_table(&dir, Material { mover: 0, other: 0 }).unwrap_err();
+    assert!(matches!(err, TbError::Missing { .. }) && err.to_string().contains("0v0.alqtb"), "{err}");
+}
+
+#[test]
+fn three_shards_give_byte_identical_files() {
+    let dir = scratch("shards");
+    let mut rounds = 0;
+    loop {
+        let mut waiting = false;
+        for index in 0..3 {
+            let shard = Shard { index, count: 3 };
+            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard) }, &mut |_| {}).unwrap();
+            waiting |= outcome != Outcome::Complete;
+        }
+        rounds += 1;
+        if !waiting {
+            break;
+        }
+        assert!(rounds < 20, "shards make progress");
+    }
+    assert!(rounds >= 2, "shards wait for each other: {rounds}");
+    for m in Material::up_to(6) {
+        let a = std::fs::read(six().join(m.file_name())).unwrap();
+        let b = std::fs::read(dir.join(m.file_name())).unwrap();
+        assert!(a == b, "{m} differs");
+    }
+    assert_eq!("2/3".parse::<Shard>().unwrap(), Shard { index: 2, count: 3 });
+    assert!("3/3".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+}
