@@ -73,34 +73,37 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
         )
         .expect("valid template"),
     );
-    let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
+    let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
     let started = std::time::Instant::now();
     let written = pool.install(|| {
         run_selfplay(&config, &args.out, shard, args.resume, |done| {
-            let slot = match done.record.result.as_str() {
-                "1-0" => 0,
-                "0-1" => 1,
+            let slot = match (done.record.result.as_str(), done.record.termination.as_str()) {
+                ("1-0", _) => 0,
+                ("0-1", _) => 1,
+                (_, "max_plies") => 3,
                 _ => 2,
             };
             counts[slot].fetch_add(1, Ordering::Relaxed);
             bar.set_position(done.done);
             bar.set_message(format!(
-                "White {} Black {} draws {}",
+                "White {} Black {} draws {} unfinished {}",
                 counts[0].load(Ordering::Relaxed),
                 counts[1].load(Ordering::Relaxed),
-                counts[2].load(Ordering::Relaxed)
+                counts[2].load(Ordering::Relaxed),
+                counts[3].load(Ordering::Relaxed)
             ));
         })
     })?;
     bar.finish_and_clear();
     let secs = started.elapsed().as_secs_f64();
     eprintln!(
-        "{written} games written to {} in {secs:.1} s ({:.1} games/s); White {} Black {} draws {}",
+        "{written} games written to {} in {secs:.1} s ({:.1} games/s); White {} Black {} draws {} unfinished {}",
         args.out.join("games.csv").display(),
         written as f64 / secs.max(1e-9),
         counts[0].load(Ordering::Relaxed),
         counts[1].load(Ordering::Relaxed),
-        counts[2].load(Ordering::Relaxed)
+        counts[2].load(Ordering::Relaxed),
+        counts[3].load(Ordering::Relaxed)
     );
     Ok(())
 }
@@ -152,6 +155,7 @@ pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
             println!("white_wins {} ({:.2}%)", stats.white_wins, pct(stats.white_wins));
             println!("black_wins {} ({:.2}%)", stats.black_wins, pct(stats.black_wins));
             println!("draws {} ({:.2}%)", stats.draws, pct(stats.draws));
+            println!("unfinished {} ({:.2}%)", stats.unfinished, pct(stats.unfinished));
             for (t, n) in &stats.terminations {
                 println!("termination {t} {n}");
             }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use alq_engine::Side;
+use alq_engine::{Side, Termination};
 
 use crate::record::ReplayedGame;
 
@@ -12,7 +12,10 @@ pub struct RecordStats {
     pub games: u64,
     pub white_wins: u64,
     pub black_wins: u64,
+    /// Draws by the rules (repetition, no progress).
     pub draws: u64,
+    /// Games stopped by the ply cap: not ended by the rules, not draws.
+    pub unfinished: u64,
     pub terminations: BTreeMap<String, u64>,
     pub plies: u64,
     /// Positions including each game's start and final position.
@@ -25,6 +28,7 @@ impl RecordStats {
         match game.winner() {
             Some(Side::White) => self.white_wins += 1,
             Some(Side::Black) => self.black_wins += 1,
+            None if game.termination() == Termination::MaxPlies => self.unfinished += 1,
             None => self.draws += 1,
         }
         *self.terminations.entry(game.termination().name().to_string()).or_insert(0) += 1;
