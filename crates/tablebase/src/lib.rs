@@ -10,7 +10,8 @@
 //! ```
 //! use alq_tablebase::{build, BuildOptions, Tablebase, Value};
 //!
-//! let dir = std::env::temp_dir().join(format!("alq-tb-doc-{}", std::process::id()));
+//! // data/ is git-ignored; tests write nothing outside the repository.
+//! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tb-doctest");
 //! build(&dir, &BuildOptions { pieces: 3, shard: None }, &mut |_| {}).unwrap();
 //! let tb = Tablebase::open(&dir).unwrap();
 //! // White's only piece steps on; then Black, without pieces, has no move.
