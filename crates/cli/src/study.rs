@@ -16,7 +16,7 @@ use alq_selfplay::{run_study, StudyConfig, StudyEvent, StudyRun};
 pub struct StudyArgs {
     /// Study description (TOML): the ladder of players, games per rung, the
     /// ply cap and the near-best sampling of the first plies. See
-    /// configs/study.toml (the defaults, about 30 minutes on 2 cores) and
+    /// configs/study.toml (the defaults, 15 minutes on 2 cores) and
     /// configs/study-quick.toml (under 3 minutes). Without it the defaults apply.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,

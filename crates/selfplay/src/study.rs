@@ -188,12 +188,17 @@ impl StudyConfig {
 
     fn spec(&self, rung: &RungConfig) -> Result<PlayerSpec, SelfplayError> {
         let limits = Limits::nodes(rung.nodes.max(1));
-        let mut spec = PlayerSpec::parse(&rung.player, limits)?;
+        let spec = PlayerSpec::parse(&rung.player, limits)?;
         if matches!(spec.kind, PlayerKind::Search(_)) {
             if rung.nodes == 0 {
                 return Err(SelfplayError::Invalid(format!("rung {}: a searching player needs nodes", rung.player)));
             }
-            spec.limits = limits;
+            if spec.limits != limits {
+                return Err(SelfplayError::Invalid(format!(
+                    "rung {}: give the limit as the rung's `nodes` key, not in the player (a study measures players at fixed nodes)",
+                    rung.player
+                )));
+            }
         }
         Ok(spec)
     }
@@ -316,6 +321,8 @@ mod tests {
         assert!(bad(&|c| c.rungs[2].nodes = 0));
         assert!(bad(&|c| c.rungs[0].player = "alphazero".to_string()));
         assert!(bad(&|c| c.max_plies = 50));
+        assert!(bad(&|c| c.rungs[2].player = "hce@depth=3".to_string()));
+        assert!(!bad(&|c| c.rungs[2].player = "hce@hash=4".to_string()));
         assert!(!bad(&|c| c.max_plies = 0));
     }
 }
