@@ -41,12 +41,6 @@ impl Counts {
         }
     }
 
-    /// The results of one replayed game.
-    pub fn add_game(&mut self, game: &ReplayedGame) {
-        let capped = game.termination() == Termination::MaxPlies;
-        self.add(game.winner(), capped, game.game.plies() as u64);
-    }
-
     pub fn merge(&mut self, other: &Counts) {
         self.games += other.games;
         self.white_wins += other.white_wins;
@@ -122,9 +116,8 @@ pub struct Section {
     pub lengths: BTreeMap<u64, u64>,
     /// (white, black) player descriptions -> results.
     pub pairings: BTreeMap<(String, String), Counts>,
-    /// White's first move -> results (games from the standard start).
-    pub first_moves: BTreeMap<String, Counts>,
-    /// (white, black, White's first move) -> results.
+    /// (white, black, White's first move) -> results (games from the
+    /// standard start).
     pub first_moves_by_pairing: BTreeMap<(String, String, String), Counts>,
     /// Opening lines (space-separated moves, up to `tree_depth` decisions,
     /// forced plies folded into the choice before them, games from the
@@ -155,7 +148,6 @@ impl Section {
         }
         let moves = game.game.moves();
         if let Some(first) = moves.first() {
-            self.first_moves.entry(first.to_string()).or_default().add(winner, capped, plies);
             let key = (r.white.clone(), r.black.clone(), first.to_string());
             self.first_moves_by_pairing.entry(key).or_default().add(winner, capped, plies);
         }
@@ -201,9 +193,6 @@ impl Section {
         for (k, v) in other.pairings {
             self.pairings.entry(k).or_default().merge(&v);
         }
-        for (k, v) in other.first_moves {
-            self.first_moves.entry(k).or_default().merge(&v);
-        }
         for (k, v) in other.first_moves_by_pairing {
             self.first_moves_by_pairing.entry(k).or_default().merge(&v);
         }
@@ -219,7 +208,11 @@ impl Section {
 
     /// White's first moves with their results, most played first.
     pub fn first_moves_by_games(&self) -> Vec<(String, Counts)> {
-        let mut v: Vec<(String, Counts)> = self.first_moves.iter().map(|(l, c)| (l.clone(), c.clone())).collect();
+        let mut pooled: BTreeMap<&str, Counts> = BTreeMap::new();
+        for ((_, _, mv), c) in &self.first_moves_by_pairing {
+            pooled.entry(mv).or_default().merge(c);
+        }
+        let mut v: Vec<(String, Counts)> = pooled.into_iter().map(|(l, c)| (l.to_string(), c)).collect();
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.cmp(&b.0)));
         v
     }

@@ -46,7 +46,7 @@ td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}\
 details{margin-left:1.2em}summary{cursor:pointer;font-family:monospace;white-space:pre}\
 .leaf{margin-left:2.4em;font-family:monospace;white-space:pre}.note{color:#555;font-size:90%}\
 figure{margin:1em 0}.headline{font-size:120%;background:#eef4fb;border-left:4px solid #36c;padding:.6em 1em}\
-.forced{color:#888}td.wrap{white-space:normal;min-width:12em;max-width:24em;overflow-wrap:anywhere}";
+td.wrap{white-space:normal;min-width:12em;max-width:24em;overflow-wrap:anywhere}";
 
 /// A node's label: its own moves (the choice, then any forced plies in
 /// brackets) and its results.
@@ -154,7 +154,7 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
           <th>White's score, 95 % interval</th><th>with the move fixed: games</th><th>White's score, 95 % interval</th></tr>";
     for r in &study.rungs {
         for (mv, own, fixed) in r.first_move_table() {
-            let score = |f: Option<&crate::study::FirstMoveRow>| f.map_or("–".to_string(), |f| f.score_text());
+            let score = |f: Option<&crate::study::FirstMoveRow>| f.map_or("–".to_string(), |f| f.results.score_text());
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -170,11 +170,6 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
     h += "</table>";
     let _ = write!(h, "<p class=\"note\">Source of the human figures: {}.</p></body></html>\n", esc(&study.brainking_source));
     h
-}
-
-/// The number of a first move's pairing in the table (P1, P2, ...).
-fn pairing_number(report: &Report, m: &crate::FirstMove) -> usize {
-    report.from_start.pairings.iter().position(|p| p.white == m.white && p.black == m.black).map_or(0, |i| i + 1)
 }
 
 fn pairing_table(h: &mut String, pairings: &[crate::Pairing], prefix: &str) {
@@ -262,7 +257,7 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
             let _ = write!(
                 h,
                 "<tr><td>P{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
-                pairing_number(report, m),
+                report.pairing_number(m),
                 esc(&m.first_move),
                 pct(m.share),
                 group_cells(&m.results),
@@ -300,14 +295,29 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     h
 }
 
+const MARKDOWN_HEAD: &str = "| games | White wins | Black wins | draws | unfinished | White's score (95 % interval) |";
+
+/// A group's Markdown cells (games to White's score), closing the row.
+fn markdown_row(g: &Group) -> String {
+    format!("{} |", group_fields(g)[..6].join(" | "))
+}
+
+/// A Markdown table of pairings, numbered with `prefix`.
+fn markdown_pairings(m: &mut String, pairings: &[crate::Pairing], prefix: &str) {
+    let _ = writeln!(m, "| # | White | Black {MARKDOWN_HEAD}\n|---|---|---|---|---|---|---|---|---|");
+    for (i, p) in pairings.iter().enumerate() {
+        let _ = writeln!(m, "| {prefix}{} | {} | {} | {}", i + 1, p.white, p.black, markdown_row(&p.results));
+    }
+}
+
 /// A text summary.
 pub fn markdown(report: &Report) -> String {
     let mut m = String::new();
     let _ = writeln!(m, "# Alquerque Lab report\n");
     let _ = writeln!(m, "{}\n", report.headline);
     let _ = writeln!(m, "{} games from {} file(s).\n", report.games, report.sources.len());
-    let head = "| games | White wins | Black wins | draws | unfinished | White's score (95 % interval) |";
-    let row = |g: &Group| format!("{} |", group_fields(g)[..6].join(" | "));
+    let head = MARKDOWN_HEAD;
+    let row = markdown_row;
     if let Some(study) = &report.study {
         let _ = writeln!(m, "## White's advantage by playing strength\n");
         let _ = writeln!(m, "| rung | player {head}\n|---|---|---|---|---|---|---|---|");
@@ -326,10 +336,7 @@ pub fn markdown(report: &Report) -> String {
         terminations(&fs.terminations)
     );
     if fs.results.games > 0 {
-        let _ = writeln!(m, "| # | White | Black {head}\n|---|---|---|---|---|---|---|---|---|");
-        for (i, p) in fs.pairings.iter().enumerate() {
-            let _ = writeln!(m, "| P{} | {} | {} | {}", i + 1, p.white, p.black, row(&p.results));
-        }
+        markdown_pairings(&mut m, &fs.pairings, "P");
         let _ = writeln!(m, "| – | BrainKing humans | | {}", row(&report.brainking.results));
         let _ = writeln!(m, "\nBeside BrainKing's human games (engine minus humans, 95 % intervals):\n");
         for c in &report.human_comparison {
@@ -347,7 +354,7 @@ pub fn markdown(report: &Report) -> String {
         let _ = writeln!(m, "\nSource of the human figures: {}.\n", report.brainking.source);
         let _ = writeln!(m, "### White's first move, by pairing\n\n| # | move | share {head}\n|---|---|---|---|---|---|---|---|---|");
         for f in &report.first_moves {
-            let _ = writeln!(m, "| P{} | {} | {} | {}", pairing_number(report, f), f.first_move, pct(f.share), row(&f.results));
+            let _ = writeln!(m, "| P{} | {} | {} | {}", report.pairing_number(f), f.first_move, pct(f.share), row(&f.results));
         }
         let _ = writeln!(m);
     }
@@ -360,10 +367,7 @@ pub fn markdown(report: &Report) -> String {
         terminations(&rd.terminations)
     );
     if rd.results.games > 0 {
-        let _ = writeln!(m, "| # | White | Black {head}\n|---|---|---|---|---|---|---|---|---|");
-        for (i, p) in rd.pairings.iter().enumerate() {
-            let _ = writeln!(m, "| R{} | {} | {} | {}", i + 1, p.white, p.black, row(&p.results));
-        }
+        markdown_pairings(&mut m, &rd.pairings, "R");
         let _ = writeln!(m);
     }
     let _ = writeln!(

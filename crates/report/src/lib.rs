@@ -81,6 +81,12 @@ pub struct Group {
 }
 
 impl Group {
+    /// White's score and its interval: `0.512 [0.480, 0.544]`.
+    pub fn score_text(&self) -> String {
+        let ci = self.rates.white_score.ci95;
+        format!("{:.3} [{:.3}, {:.3}]", self.white_score, ci[0], ci[1])
+    }
+
     pub fn of(c: &Counts) -> Group {
         Group {
             games: c.games,
@@ -364,6 +370,12 @@ impl Report {
         }
     }
 
+    /// The number of a first move's pairing in the table of pairings from
+    /// the start (P1, P2, ...).
+    pub fn pairing_number(&self, m: &FirstMove) -> usize {
+        self.from_start.pairings.iter().position(|p| p.white == m.white && p.black == m.black).map_or(0, |i| i + 1)
+    }
+
     /// `openings.csv`: one row per node of the tree, parents before children.
     pub fn openings_csv(&self) -> String {
         let mut out = String::from(
@@ -410,11 +422,11 @@ impl Report {
             Some((human, "BrainKing humans")),
         )
         .map_err(ReportError::Plot)?;
-        let pairing_index = |m: &FirstMove| {
-            self.from_start.pairings.iter().position(|p| p.white == m.white && p.black == m.black).map_or(0, |i| i + 1)
-        };
-        let move_points: Vec<plots::Point95> =
-            self.first_moves.iter().map(|m| point(format!("P{} {}", pairing_index(m), m.first_move), &m.results)).collect();
+        let move_points: Vec<plots::Point95> = self
+            .first_moves
+            .iter()
+            .map(|m| point(format!("P{} {}", self.pairing_number(m), m.first_move), &m.results))
+            .collect();
         let by_move = plots::intervals(
             "White's score by first move (games from the standard start)",
             "pairing and White's first move",

@@ -45,14 +45,6 @@ pub struct FirstMoveRow {
     pub results: Group,
 }
 
-impl FirstMoveRow {
-    /// White's score and its interval: `0.512 [0.480, 0.544]`.
-    pub fn score_text(&self) -> String {
-        let r = &self.results;
-        format!("{:.3} [{:.3}, {:.3}]", r.white_score, r.rates.white_score.ci95[0], r.rates.white_score.ci95[1])
-    }
-}
-
 /// One rung of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyRung {
@@ -273,48 +265,41 @@ impl StudySummary {
               handles draws.\n\n";
         m += "| rung | player | games (distinct) | White wins | draws | Black wins | unfinished | White's score (95 %) | avg plies | best first move |\n";
         m += "|---|---|---|---|---|---|---|---|---|---|\n";
+        // White wins, draws, Black wins, each with its rate.
+        let results = |g: &Group| {
+            let x = &g.rates;
+            format!(
+                "{} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %)",
+                g.white_wins,
+                100.0 * x.white_win.rate,
+                g.draws,
+                100.0 * x.draw.rate,
+                g.black_wins,
+                100.0 * x.black_win.rate
+            )
+        };
         for r in &self.rungs {
             let g = &r.results;
             let _ = writeln!(
                 m,
-                "| {} | {} | {} ({}) | {} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %) | {} | {:.3} [{:.3}, {:.3}] | {:.0} | {} |",
+                "| {} | {} | {} ({}) | {} | {} | {} | {:.0} | {} |",
                 r.rung + 1,
                 r.player,
                 g.games,
                 r.distinct_games,
-                g.white_wins,
-                100.0 * g.rates.white_win.rate,
-                g.draws,
-                100.0 * g.rates.draw.rate,
-                g.black_wins,
-                100.0 * g.rates.black_win.rate,
+                results(g),
                 g.unfinished,
-                g.white_score,
-                g.rates.white_score.ci95[0],
-                g.rates.white_score.ci95[1],
+                g.score_text(),
                 g.average_plies,
                 r.best_first_move.as_deref().unwrap_or("–")
             );
         }
         let h = &self.brainking;
-        let _ = writeln!(
-            m,
-            "| – | BrainKing humans | {} | {} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %) | – | {:.3} [{:.3}, {:.3}] | – | – |",
-            h.games,
-            h.white_wins,
-            100.0 * h.rates.white_win.rate,
-            h.draws,
-            100.0 * h.rates.draw.rate,
-            h.black_wins,
-            100.0 * h.rates.black_win.rate,
-            h.white_score,
-            h.rates.white_score.ci95[0],
-            h.rates.white_score.ci95[1]
-        );
+        let _ = writeln!(m, "| – | BrainKing humans | {} | {} | – | {} | – | – |", h.games, results(h), h.score_text());
         m += "\n## First moves by rung\n\n| rung | first move | share of games | games | White's score (95 %) | with the move fixed: games, White's score (95 %) |\n|---|---|---|---|---|---|\n";
         for r in &self.rungs {
             for (mv, own, fixed) in r.first_move_table() {
-                let score = |f: Option<&FirstMoveRow>| f.map_or("–".to_string(), |f| f.score_text());
+                let score = |f: Option<&FirstMoveRow>| f.map_or("–".to_string(), |f| f.results.score_text());
                 let _ = writeln!(
                     m,
                     "| {} | {mv} | {} | {} | {} | {} |",
@@ -322,7 +307,7 @@ impl StudySummary {
                     own.map_or("–".to_string(), |f| format!("{:.1} %", 100.0 * f.share)),
                     own.map_or("–".to_string(), |f| f.results.games.to_string()),
                     score(own),
-                    fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.score_text()))
+                    fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.results.score_text()))
                 );
             }
         }

@@ -251,7 +251,7 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
                 }
                 choices += 1;
                 let per_move = if split {
-                    let moves = game.position().legal_moves().len().max(1) as u64;
+                    let moves = legal.len().max(1) as u64;
                     Limits {
                         nodes: spec.limits.nodes.map(|n| (n / moves).max(64)),
                         depth: spec.limits.depth.map(|d| d.saturating_sub(1).max(1)),
@@ -260,7 +260,7 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
                 } else {
                     Limits { movetime: None, ..spec.limits }
                 };
-                let scored = score_moves(&mut searcher, &game, per_move);
+                let scored = score_moves(&mut searcher, &game, &legal, per_move);
                 let (mv, score) = scored[pick(&scored, &mut rng)];
                 game.play(mv).expect("a generated move is legal");
                 scores.push(Some(score));
@@ -289,16 +289,16 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
     GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores).with_opening(&parts)
 }
 
-/// Searches every legal move with `per_move` and returns each with its
-/// score, mover's view.
+/// Searches every legal move (`moves`, the game's) with `per_move` and
+/// returns each with its score, mover's view.
 fn score_moves(
     searcher: &mut Searcher<Box<dyn alq_engine::Evaluator>>,
     game: &Game,
+    moves: &alq_engine::MoveList,
     per_move: Limits,
 ) -> Vec<(alq_engine::Move, Score)> {
-    let moves = game.position().legal_moves();
     let mut scored = Vec::new();
-    for &mv in &moves {
+    for &mv in moves {
         let mut child = game.clone();
         child.play(mv).expect("a generated move is legal");
         let score = if child.is_over() {
