@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use crate::error::{MoveError, PositionError};
 use crate::moves::{Move, MoveList};
-use crate::rules::{Rules, Shift, BRAINKING_RULES};
+use crate::rules::{Rules, BRAINKING_RULES};
 use crate::types::{Bitboard, Point, Side};
 use crate::zobrist;
 
@@ -151,9 +151,7 @@ impl Position {
             self.generate_captures_from(rules, capturers, &mut list);
             list.len() as u64
         } else {
-            let s = self.side.index();
-            let (ours, empty) = (self.pieces[s], self.empty());
-            rules.step_shifts[s].iter().map(|sh| sh.apply(ours).intersection(empty).count() as u64).sum()
+            rules.simple_move_count(self.side, self.pieces[self.side.index()], self.empty()) as u64
         }
     }
 
@@ -167,16 +165,7 @@ impl Position {
     #[inline]
     pub fn capturers(&self, rules: &Rules) -> Bitboard {
         let s = self.side.index();
-        let (ours, them, empty) = (self.pieces[s], self.pieces[1 - s], self.empty());
-        let mut from = Bitboard::EMPTY;
-        for sh in &rules.first_jump_shifts[s] {
-            let whole = Shift { delta: sh.delta, from: Bitboard::ALL };
-            // Landing points two steps along, then back to where the jump starts.
-            let over = sh.apply(ours).intersection(them);
-            let land = whole.apply(over).intersection(empty);
-            from = from.union(whole.back(whole.back(land)));
-        }
-        from
+        rules.capturers(self.side, self.pieces[s], self.pieces[1 - s], self.empty())
     }
 
     /// Whether the side to move has no legal move (and so has lost).

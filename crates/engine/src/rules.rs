@@ -163,6 +163,29 @@ const fn is_moving_direction(variant: &Variant, side: Side, d: (i8, i8)) -> bool
 }
 
 impl Rules {
+    /// The pieces of `side` (`ours`) that can make a first jump over a piece
+    /// of `them` to an `empty` point: every capture starts from one of them.
+    /// Works on bare bitboards, for callers without a [`crate::Position`].
+    #[inline]
+    pub fn capturers(&self, side: Side, ours: Bitboard, them: Bitboard, empty: Bitboard) -> Bitboard {
+        let mut from = Bitboard::EMPTY;
+        for sh in &self.first_jump_shifts[side.index()] {
+            let whole = Shift { delta: sh.delta, from: Bitboard::ALL };
+            // Landing points two steps along, then back to where the jump starts.
+            let over = sh.apply(ours).intersection(them);
+            let land = whole.apply(over).intersection(empty);
+            from = from.union(whole.back(whole.back(land)));
+        }
+        from
+    }
+
+    /// The number of simple moves of `side`'s pieces `ours` to `empty`
+    /// points (whether simple moves are allowed at all is the caller's).
+    #[inline]
+    pub fn simple_move_count(&self, side: Side, ours: Bitboard, empty: Bitboard) -> u32 {
+        self.step_shifts[side.index()].iter().map(|sh| sh.apply(ours).intersection(empty).count()).sum()
+    }
+
     /// Builds the tables of `variant`.
     pub const fn new(variant: Variant) -> Rules {
         let mut rules = Rules {

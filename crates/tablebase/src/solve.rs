@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
 
-use alq_engine::{Bitboard, Move, MoveList, Shift, BRAINKING_RULES};
+use alq_engine::{Bitboard, Move, MoveList, Side, BRAINKING_RULES};
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -47,22 +47,14 @@ impl<'a> Lookup<'a> {
 /// The points of the side to move (stored form: moving up) that can capture.
 #[inline]
 pub(crate) fn capturers(us: u32, them: u32) -> u32 {
-    let empty = !(us | them) & ALL;
-    let mut from = 0;
-    for sh in &BRAINKING_RULES.first_jump_shifts[0] {
-        let whole = Shift { delta: sh.delta, from: Bitboard::ALL };
-        let over = sh.apply(Bitboard(us)).0 & them;
-        let land = whole.apply(Bitboard(over)).0 & empty;
-        from |= whole.back(whole.back(Bitboard(land))).0;
-    }
-    from
+    let empty = Bitboard(!(us | them) & ALL);
+    BRAINKING_RULES.capturers(Side::White, Bitboard(us), Bitboard(them), empty).0
 }
 
 /// The number of simple moves of the side to move (stored form).
 #[inline]
 fn simple_moves(us: u32, them: u32) -> u32 {
-    let empty = !(us | them) & ALL;
-    BRAINKING_RULES.step_shifts[0].iter().map(|sh| (sh.apply(Bitboard(us)).0 & empty).count_ones()).sum()
+    BRAINKING_RULES.simple_move_count(Side::White, Bitboard(us), Bitboard(!(us | them) & ALL))
 }
 
 /// `UNSTEP[t]`: the points from which the side moving down (Black's
