@@ -6,7 +6,7 @@ use clap::Args;
 
 use alq_engine::{Game, GameConfig, Limits, SearchConfig, Searcher, START_TEXT};
 
-use crate::players::parse_evaluator;
+use crate::players::{attach_tables, open_tables, parse_evaluator};
 
 /// How long to search: exactly one of depth, nodes or time per move.
 #[derive(Args, Clone, Debug)]
@@ -43,18 +43,26 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     hash: usize,
+    /// Endgame tables (a folder built by `alq tb build`): positions they
+    /// cover get their exact value, and a position whose moves all lead into
+    /// them is answered by them (`score win D`, `loss D` or `draw` with the
+    /// tables' exact distance).
+    #[arg(long, value_name = "DIR")]
+    tb: Option<std::path::PathBuf>,
 }
 
 pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let eval = parse_evaluator(&args.eval)?;
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: args.hash.max(1) });
+    attach_tables(&mut searcher, open_tables(args.tb.as_deref())?.as_ref());
     let game = Game::new(pos, GameConfig::default());
     let result = searcher.search(&game, args.limits.limits(), |it| {
         let ms = it.elapsed.as_millis();
         let nps = (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64;
         let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
-        println!("info depth {} score {} nodes {} nps {nps} time {ms} pv {}", it.depth, it.score, it.nodes, pv.join(" "));
+        let tb = if it.tb_hits > 0 { format!(" tbhits {}", it.tb_hits) } else { String::new() };
+        println!("info depth {} score {} nodes {} nps {nps}{tb} time {ms} pv {}", it.depth, it.score, it.nodes, pv.join(" "));
     });
     match result.best {
         Some(mv) => println!("bestmove {mv}"),

@@ -40,6 +40,14 @@ enum Command {
     /// Count the leaf moves of the move tree for each depth 1..N.
     Perft(perft::PerftArgs),
     /// Search a position and print one `info` line per iteration, then `bestmove`.
+    ///
+    /// Each line reads `info depth D score S nodes N nps X [tbhits T] time MS
+    /// pv MOVES`. The score S is the side to move's: `cp N` (centipawns, a
+    /// piece is about 100), `win P` or `loss P` (proven: the game ends in P
+    /// plies), or `draw` (proven drawn by the endgame tables given with
+    /// --tb: neither side can force the end). With --tb, a position whose
+    /// moves all lead into the tables is answered by them at once, with their
+    /// exact distance, unless the no-progress rule could end the game first.
     Analyze(analyze::AnalyzeArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),

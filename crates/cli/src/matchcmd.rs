@@ -11,9 +11,10 @@ use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, Ope
 
 #[derive(Args)]
 pub struct MatchArgs {
-    /// First player: `hce`, `random` or `greedy`, optionally with its own
-    /// limits and settings after `@`, e.g. `hce@nodes=500` or
-    /// `hce@depth=6,hash=32,mobility=4`.
+    /// First player: `hce`, `nn`, a network file, `random` or `greedy`,
+    /// optionally with its own limits and settings after `@`, e.g.
+    /// `hce@nodes=500`, `hce@depth=6,hash=32,mobility=4` or
+    /// `nn@nodes=2000,tb=data/tb8` (its own endgame tables).
     #[arg(long, value_name = "SPEC")]
     a: String,
     /// Second player, same form as --a.
@@ -55,6 +56,12 @@ pub struct MatchArgs {
     /// Cap on a game's length in plies (a draw when reached).
     #[arg(long, value_name = "PLIES", default_value_t = 400)]
     max_plies: u32,
+    /// Endgame tables for both players (a folder built by `alq tb build`),
+    /// unless a player names its own with `tb=DIR`. A player with tables
+    /// searches with them and, once every move leads into them, plays a best
+    /// move by the tables; saved games record where they entered the tables.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
     /// Also write every game to this games file (records format).
     #[arg(long, value_name = "FILE.csv")]
     save_games: Option<PathBuf>,
@@ -69,8 +76,9 @@ pub struct MatchArgs {
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let default_limits = Limits { depth: args.depth, nodes: args.nodes, movetime: None };
     let default_limits = if default_limits == Limits::default() { Limits::nodes(2000) } else { default_limits };
-    let a = PlayerSpec::parse(&args.a, default_limits)?;
-    let b = PlayerSpec::parse(&args.b, default_limits)?;
+    let tables = crate::players::open_tables(args.tb.as_deref())?;
+    let a = PlayerSpec::parse(&args.a, default_limits)?.with_tables(tables.as_ref());
+    let b = PlayerSpec::parse(&args.b, default_limits)?.with_tables(tables.as_ref());
     let openings = if let Some(path) = &args.book {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?;
         let book = openings::parse_book(&text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;

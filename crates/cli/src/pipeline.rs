@@ -159,6 +159,7 @@ fn measure_from_start(
     stage: &StartStage,
     player: &str,
     seed: u64,
+    tablebase: &str,
     dir: &Path,
     multi: &MultiProgress,
     quiet: bool,
@@ -172,6 +173,7 @@ fn measure_from_start(
         seed,
         no_progress: 60,
         max_plies: stage.max_plies,
+        tablebase: tablebase.to_string(),
         opening: OpeningConfig::near_best(stage.near_best_plies, stage.near_best_cp),
     };
     let bar = stage_bar(multi, quiet, "  from the start {bar:30} {pos}/{len} games ({per_sec})");
@@ -410,7 +412,7 @@ fn run_generations(config: &PipelineConfig, out: &Path, quiet: bool) -> anyhow::
         row.games = sc.games;
         if config.start.games > 0 {
             top.set_message("measuring the best player from the start");
-            row.start = Some(measure_from_start(&config.start, &player, 3000 + g as u64, &dir, &multi, quiet)?);
+            row.start = Some(measure_from_start(&config.start, &player, 3000 + g as u64, &config.selfplay.tablebase, &dir, &multi, quiet)?);
         }
         summary.push(row);
         write_summary(out, &summary)?;

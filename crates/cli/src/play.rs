@@ -38,6 +38,10 @@ pub struct PlayArgs {
     /// Start position text.
     #[arg(long, value_name = "TEXT", default_value = START_TEXT)]
     position: String,
+    /// Endgame tables (a folder built by `alq tb build`): the engine searches
+    /// with them and plays perfect endgames once every move leads into them.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
     /// Append the finished game to this games file (records format).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
@@ -56,6 +60,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let eval = parse_evaluator(&args.eval)?;
     let engine_name = format!("{}@{limits}", eval.describe());
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: 64 });
+    crate::players::attach_tables(&mut searcher, crate::players::open_tables(args.tb.as_deref())?.as_ref());
     let human = match args.color {
         Color::White => Side::White,
         Color::Black => Side::Black,

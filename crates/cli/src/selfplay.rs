@@ -34,6 +34,12 @@ pub struct SelfplayArgs {
     /// over machines; combine the parts with `alq records merge`).
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// Endgame tables (a folder built by `alq tb build`; overrides the
+    /// config's `tablebase`): the search uses them, both sides play the
+    /// tables' best moves once a game reaches them, and each record keeps
+    /// where the game entered them and White's exact value there.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
     /// Complete an interrupted run in --out instead of refusing to touch it.
     #[arg(long)]
     resume: bool,
@@ -56,6 +62,9 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     }
     if let Some(t) = args.threads {
         config.threads = t;
+    }
+    if let Some(dir) = &args.tb {
+        config.tablebase = dir.to_string_lossy().into_owned();
     }
     if config.games == 0 {
         bail!("games must be at least 1");

@@ -29,6 +29,12 @@ pub struct StudyArgs {
     /// a finished one whose config now asks for more games.
     #[arg(long)]
     resume: bool,
+    /// Endgame tables (a folder built by `alq tb build`; overrides the
+    /// config's `tablebase`): players search with them and play perfect
+    /// endgames once a game reaches them, and the summary shows per rung how
+    /// often games entered the tables won, drawn or lost for White.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
     /// Worker threads (default: the config's, or all cores). The games do
     /// not depend on it.
     #[arg(long, value_name = "T")]
@@ -56,6 +62,9 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     let mut config: StudyConfig = crate::load_toml(args.config.as_deref())?;
     if let Some(t) = args.threads {
         config.threads = t;
+    }
+    if let Some(dir) = &args.tb {
+        config.tablebase = dir.to_string_lossy().into_owned();
     }
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
     let where_from = args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));

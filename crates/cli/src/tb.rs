@@ -180,7 +180,7 @@ fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
 
 fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
-    let tb = open(&args.tb)?;
+    let mut tb = open(&args.tb)?;
     println!("| material | positions | wins | draws | losses | longest win | example (White to move) |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut total = [0u64; 4];
@@ -203,13 +203,13 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
 
 fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
-    let tb = open(&args.tb)?;
+    let mut tb = open(&args.tb)?;
     let started = Instant::now();
     let total: u64 = Material::up_to(tb.max_pieces()).iter().map(|m| m.positions()).sum();
     let b = bar(total, "entries");
     b.set_prefix("verify");
     let checked = pool.install(|| {
-        verify(&tb, &mut |event| match event {
+        verify(&mut tb, &mut |event| match event {
             VerifyEvent::ClassStart { material, .. } => b.set_message(material.to_string()),
             VerifyEvent::ClassDone { material, positions, seconds } => {
                 b.inc(positions);

@@ -29,6 +29,10 @@ pub trait Evaluator: Send {
     fn reset(&mut self, _root: &Position) {}
 }
 
+/// The largest score any evaluator returns, in absolute value: well below the
+/// band of proven wins and losses ([`crate::MATE_BOUND`]).
+pub const MAX_EVAL: i32 = 20_000;
+
 /// Weights of the handcrafted evaluator, in centipawns.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HceWeights {
@@ -84,8 +88,17 @@ impl HceWeights {
     pub const NAMES: [&'static str; 10] =
         ["material", "advance", "last_row", "mobility", "threat", "hanging", "defended", "blocked", "in_play", "tempo"];
 
-    /// Sets one weight by name; `false` when there is no weight of that name.
-    pub fn set(&mut self, name: &str, value: i32) -> bool {
+    /// Largest weight (in absolute value) [`HceWeights::set`] accepts: every
+    /// term counts at most a few hundred features, so the sum stays far from
+    /// `i32`'s range, and the score is clamped below the proven-result band.
+    pub const MAX_ABS: i32 = 1_000_000;
+
+    /// Sets one weight by name. Refuses an unknown name and a value beyond
+    /// ±[`HceWeights::MAX_ABS`], saying why.
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+        if value.unsigned_abs() > Self::MAX_ABS as u32 {
+            return Err(format!("{name}={value} is out of range (at most ±{})", Self::MAX_ABS));
+        }
         let slot = match name {
             "material" => &mut self.material,
             "advance" => &mut self.advance,
@@ -97,10 +110,10 @@ impl HceWeights {
             "blocked" => &mut self.blocked,
             "in_play" => &mut self.in_play,
             "tempo" => &mut self.tempo,
-            _ => return false,
+            _ => return Err(format!("unknown weight {name:?} (weights: {})", Self::NAMES.join(", "))),
         };
         *slot = value;
-        true
+        Ok(())
     }
 
     /// The weights as `name=value` pairs, in [`HceWeights::NAMES`] order.
@@ -197,7 +210,8 @@ impl Evaluator for Hce {
         // above with the threat weight, and here with the hanging weight.
         let hanging = hanging_count(rules, pos, us);
         score += self.weights.hanging * hanging as i32 + self.weights.tempo;
-        score
+        // Keep clear of the proven-result band, whatever the weights.
+        score.clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     fn describe(&self) -> String {
@@ -267,10 +281,29 @@ mod tests {
     }
 
     #[test]
+    fn huge_weights_stay_below_the_proven_band() {
+        let mut w = HceWeights::default();
+        for name in HceWeights::NAMES {
+            w.set(name, HceWeights::MAX_ABS).unwrap();
+        }
+        let mut hce = Hce::new(w);
+        for text in ["BB.../...../...../...../WWWWW w", crate::START_TEXT, "WWWWW/...../...../...../..B.. b"] {
+            let pos: Position = text.parse().unwrap();
+            let score = hce.evaluate(&pos);
+            assert!(score.abs() <= MAX_EVAL, "{text}: {score}");
+        }
+        let mut material = Hce::new(HceWeights { material: 10_000, ..HceWeights::default() });
+        let pos: Position = "BB.../...../...../...../WWWWW w".parse().unwrap();
+        assert_eq!(material.evaluate(&pos), MAX_EVAL);
+    }
+
+    #[test]
     fn weights_set_by_name() {
         let mut w = HceWeights::default();
-        assert!(w.set("mobility", 7));
-        assert!(!w.set("nonsense", 1));
+        assert!(w.set("mobility", 7).is_ok());
+        assert!(w.set("nonsense", 1).unwrap_err().contains("unknown weight"));
+        assert!(w.set("material", HceWeights::MAX_ABS + 1).unwrap_err().contains("out of range"));
+        assert!(w.set("material", -HceWeights::MAX_ABS).is_ok());
         assert_eq!(w.mobility, 7);
         assert!(w.describe().contains("mobility=7"));
         assert_eq!(Hce::new(w).describe(), format!("hce[{}]", w.describe()));

@@ -1,7 +1,8 @@
 //! # alq-engine
 //!
 //! Alquerque under BrainKing's rules: the board, positions, move generation,
-//! notation, games with their draw rules, perft, evaluation and search.
+//! notation, games with their draw rules, perft, evaluation and search
+//! (which can use endgame tables through [`EndgameTables`]).
 //!
 //! The engine does no file or network IO and cannot fail on a legal
 //! position; text from users and files is parsed into typed errors.
@@ -28,13 +29,15 @@ mod perft;
 mod position;
 mod rules;
 mod search;
+mod tables;
 mod tt;
 mod types;
 mod zobrist;
 
 pub use error::{MoveError, PositionError};
-pub use eval::{Evaluator, Hce, HceWeights};
+pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
 pub use search::{Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
+pub use tables::{EndgameTables, Exact};
 pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};

@@ -412,7 +412,7 @@ impl Evaluator for NnEvaluator {
         }
         let cp = cur[0] * SCORE_SCALE;
         // Keep clear of the proven-result range.
-        cp.clamp(-20_000.0, 20_000.0).round() as i32
+        cp.clamp(-crate::eval::MAX_EVAL as f32, crate::eval::MAX_EVAL as f32).round() as i32
     }
 
     fn describe(&self) -> String {

@@ -1,8 +1,10 @@
 //! [`Searcher`]: iterative deepening negamax with principal variation search,
 //! a transposition table, move ordering, forced-capture resolution at the
-//! horizon, draw detection and exact win/loss scores.
+//! horizon, draw detection, exact win/loss scores and, when given endgame
+//! tables, their exact values.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
@@ -10,7 +12,8 @@ use crate::game::Game;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::BRAINKING_RULES;
-use crate::tt::{Bound, TranspositionTable};
+use crate::tables::{EndgameTables, Exact};
+use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// Score of a win at the root (minus the plies it takes).
 pub const MATE: i32 = 30_000;
@@ -29,10 +32,13 @@ pub enum Score {
     Win(u32),
     /// The side to move loses in this many plies (proven).
     Loss(u32),
+    /// Proven drawn by endgame tables: neither side can force the end.
+    Draw,
 }
 
 impl Score {
-    /// Converts an internal score (mate scores relative to the root).
+    /// Converts an internal score (mate scores relative to the root). Never
+    /// gives [`Score::Draw`]: a draw is proven only by tables at the root.
     pub fn from_internal(score: i32) -> Score {
         if score >= MATE_BOUND {
             Score::Win((MATE - score) as u32)
@@ -49,12 +55,22 @@ impl Score {
             Score::Cp(cp) => cp,
             Score::Win(p) => MATE - p as i32,
             Score::Loss(p) => -MATE + p as i32,
+            Score::Draw => 0,
         }
     }
 
-    /// Whether the result is proven (a win or a loss).
+    /// Whether the result is proven (a win, a loss or a table draw).
     pub fn is_proven(self) -> bool {
         !matches!(self, Score::Cp(_))
+    }
+
+    /// The score of an exact table value.
+    pub fn from_exact(value: Exact) -> Score {
+        match value {
+            Exact::Win(d) => Score::Win(d),
+            Exact::Loss(d) => Score::Loss(d),
+            Exact::Draw => Score::Draw,
+        }
     }
 
     /// The score from the other side's point of view, one ply earlier or later
@@ -64,17 +80,19 @@ impl Score {
             Score::Cp(cp) => Score::Cp(-cp),
             Score::Win(p) => Score::Loss(p),
             Score::Loss(p) => Score::Win(p),
+            Score::Draw => Score::Draw,
         }
     }
 }
 
 impl fmt::Display for Score {
-    /// `cp N`, `win P` or `loss P`.
+    /// `cp N`, `win P`, `loss P` or `draw`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Cp(cp) => write!(f, "cp {cp}"),
             Score::Win(p) => write!(f, "win {p}"),
             Score::Loss(p) => write!(f, "loss {p}"),
+            Score::Draw => f.write_str("draw"),
         }
     }
 }
@@ -128,6 +146,8 @@ pub struct Iteration {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
+    /// Positions whose value came from the endgame tables.
+    pub tb_hits: u64,
 }
 
 /// The outcome of a search.
@@ -141,6 +161,8 @@ pub struct SearchResult {
     pub nodes: u64,
     pub elapsed: Duration,
     pub pv: Vec<Move>,
+    /// Positions whose value came from the endgame tables.
+    pub tb_hits: u64,
 }
 
 /// Tunable search settings.
@@ -164,6 +186,39 @@ struct DrawRules {
     plies_left: Option<u32>,
 }
 
+impl DrawRules {
+    /// How many plies may still be played from a node `ply` plies below the
+    /// root with `quiet` plies already without progress before the no-progress
+    /// rule and the ply cap can end the game: (no progress, cap). A proven
+    /// result of `d` plies holds if `d` is within both (see
+    /// [`Exact::holds_within`]). Saturates at 255, beyond anything the
+    /// search can reach.
+    fn budgets(&self, quiet: u32, ply: usize) -> (u8, u8) {
+        let clip = |v: Option<u32>| v.map_or(u8::MAX, |v| v.min(u8::MAX as u32) as u8);
+        (
+            clip(self.no_progress_limit.map(|l| l.saturating_sub(quiet))),
+            clip(self.plies_left.map(|l| l.saturating_sub(ply as u32))),
+        )
+    }
+}
+
+/// Whether a table entry may be reused at a node with these budgets. Scores
+/// that are not proven results are heuristic and always reusable. A proven
+/// result (a win or loss claim) was established under the budgets at the
+/// node that stored it; it still holds where both budgets are at least as
+/// large (the draw rules can only take away draws then), or where the result
+/// is short enough that no draw rule can interfere.
+fn reusable(entry: &Entry, score: i32, ply: usize, budgets: (u8, u8)) -> bool {
+    if score.abs() < MATE_BOUND {
+        return true;
+    }
+    if budgets.0 >= entry.np_budget && budgets.1 >= entry.cap_budget {
+        return true;
+    }
+    let distance = (MATE - score.abs()) as u32 - ply as u32;
+    distance <= u32::from(budgets.0.min(budgets.1))
+}
+
 /// An alpha-beta searcher over an [`Evaluator`].
 pub struct Searcher<E: Evaluator> {
     eval: E,
@@ -175,7 +230,9 @@ pub struct Searcher<E: Evaluator> {
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     draws: DrawRules,
+    tables: Option<Arc<dyn EndgameTables>>,
     nodes: u64,
+    tb_hits: u64,
     limits: Limits,
     started: Instant,
     stopped: bool,
@@ -194,7 +251,9 @@ impl<E: Evaluator> Searcher<E> {
             pv_len: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             draws: DrawRules { no_progress_limit: None, plies_left: None },
+            tables: None,
             nodes: 0,
+            tb_hits: 0,
             limits: Limits::default(),
             started: Instant::now(),
             stopped: false,
@@ -208,6 +267,19 @@ impl<E: Evaluator> Searcher<E> {
 
     pub fn evaluator_mut(&mut self) -> &mut E {
         &mut self.eval
+    }
+
+    /// Gives the search endgame tables (or takes them away). With tables,
+    /// every position they cover gets its exact value at once (when the
+    /// game's draw rules cannot change it), and a root whose moves all lead
+    /// into the tables is answered by the tables without searching.
+    pub fn set_tables(&mut self, tables: Option<Arc<dyn EndgameTables>>) {
+        self.tables = tables;
+        self.tt.clear();
+    }
+
+    pub fn tables(&self) -> Option<&Arc<dyn EndgameTables>> {
+        self.tables.as_ref()
     }
 
     /// Forgets the transposition table, killers and history (a new game), so
@@ -232,6 +304,7 @@ impl<E: Evaluator> Searcher<E> {
         self.started = Instant::now();
         self.limits = limits;
         self.nodes = 0;
+        self.tb_hits = 0;
         self.stopped = false;
         self.may_stop = false;
         self.tt.new_search();
@@ -254,6 +327,7 @@ impl<E: Evaluator> Searcher<E> {
             nodes: 0,
             elapsed: Duration::ZERO,
             pv: Vec::new(),
+            tb_hits: 0,
         };
         let legal = root.legal_moves();
         if legal.is_empty() {
@@ -261,6 +335,17 @@ impl<E: Evaluator> Searcher<E> {
             return result;
         }
         result.best = Some(legal[0]);
+        if let Some(result) = self.table_root(&root, game.quiet_plies(), legal.len()) {
+            on_iteration(&Iteration {
+                depth: result.depth,
+                score: result.score,
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+                pv: result.pv.clone(),
+                tb_hits: result.tb_hits,
+            });
+            return result;
+        }
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
         for depth in 1..=max_depth {
             let score = self.negamax(&root, depth as i32, -INFINITY, INFINITY, 0, game.quiet_plies());
@@ -277,8 +362,9 @@ impl<E: Evaluator> Searcher<E> {
                 nodes: self.nodes,
                 elapsed: self.started.elapsed(),
                 pv: pv.clone(),
+                tb_hits: self.tb_hits,
             };
-            on_iteration(&Iteration { depth, score, nodes: self.nodes, elapsed: result.elapsed, pv });
+            on_iteration(&Iteration { depth, score, nodes: self.nodes, elapsed: result.elapsed, pv, tb_hits: self.tb_hits });
             if let Score::Win(p) | Score::Loss(p) = score {
                 // A proven result found at a depth beyond its length is final.
                 if depth > p {
@@ -290,8 +376,45 @@ impl<E: Evaluator> Searcher<E> {
             }
         }
         result.nodes = self.nodes;
+        result.tb_hits = self.tb_hits;
         result.elapsed = self.started.elapsed();
         result
+    }
+
+    /// The tables' answer at the root: when every legal move leads into the
+    /// tables and the best value cannot be changed by the draw rules, the
+    /// best move by the tables (fastest win, a draw, slowest loss; ties in
+    /// notation order) with its exact value, and the table line as the PV.
+    fn table_root(&mut self, root: &Position, quiet: u32, moves: usize) -> Option<SearchResult> {
+        let tables = self.tables.clone()?;
+        let ranked = tables.rank_moves(root)?;
+        let (best, value) = ranked[0];
+        let (np, cap) = self.draws.budgets(quiet, 0);
+        if !value.holds_within(u32::from(np.min(cap))) {
+            return None;
+        }
+        // The line the tables prefer, as far as they and the result go.
+        let mut pv = vec![best];
+        let mut pos = root.play(best);
+        while pv.len() < 64 {
+            match tables.rank_moves(&pos) {
+                Some(next) if next[0].1 != Exact::Draw || pv.len() < 8 => {
+                    pv.push(next[0].0);
+                    pos = pos.play(next[0].0);
+                }
+                _ => break,
+            }
+        }
+        self.tb_hits = moves as u64;
+        Some(SearchResult {
+            best: Some(best),
+            score: Score::from_exact(value),
+            depth: 1,
+            nodes: moves as u64,
+            elapsed: self.started.elapsed(),
+            pv,
+            tb_hits: moves as u64,
+        })
     }
 
     /// Whether a limit is reached; `before_iteration` also stops when half of
@@ -336,6 +459,21 @@ impl<E: Evaluator> Searcher<E> {
             if alpha >= beta {
                 return alpha;
             }
+            if let Some(tables) = &self.tables {
+                if tables.covers(pos) {
+                    if let Some(value) = tables.probe(pos) {
+                        let (np, cap) = self.draws.budgets(quiet, ply);
+                        if value.holds_within(u32::from(np.min(cap))) {
+                            self.tb_hits += 1;
+                            return match value {
+                                Exact::Win(d) => MATE - ply as i32 - d as i32,
+                                Exact::Loss(d) => -MATE + ply as i32 + d as i32,
+                                Exact::Draw => 0,
+                            };
+                        }
+                    }
+                }
+            }
         }
         let capturers = pos.capturers(rules);
         let forced_capture = !capturers.is_empty();
@@ -351,12 +489,13 @@ impl<E: Evaluator> Searcher<E> {
         // Forced-capture nodes below the horizon are many and short-lived; the
         // table is consulted only at nodes with depth left.
         let use_tt = depth > 0;
+        let budgets = self.draws.budgets(quiet, ply);
         if let Some(entry) = if use_tt { self.tt.probe(pos.hash()) } else { None } {
             if entry.has_move {
                 tt_move = Some(entry.best);
             }
-            if !pv_node && entry.depth as i32 >= depth && ply > 0 {
-                let score = score_from_tt(entry.score, ply);
+            let score = score_from_tt(entry.score, ply);
+            if !pv_node && entry.depth as i32 >= depth && ply > 0 && reusable(&entry, score, ply, budgets) {
                 let cut = match entry.bound {
                     Bound::Exact => true,
                     Bound::Lower => score >= beta,
@@ -462,7 +601,7 @@ impl<E: Evaluator> Searcher<E> {
             Bound::Upper
         };
         if use_tt {
-            self.tt.store(pos.hash(), depth, score_to_tt(best_score, ply), bound, best_move);
+            self.tt.store(pos.hash(), depth, score_to_tt(best_score, ply), bound, best_move, budgets);
         }
         best_score
     }

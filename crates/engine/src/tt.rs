@@ -40,6 +40,12 @@ pub struct Entry {
     pub depth: i16,
     pub bound: Bound,
     pub generation: u8,
+    /// Plies that could still pass, at the node that stored the entry, before
+    /// the no-progress rule could end the game (255: 255 or more, or no rule).
+    /// A proven result depends on it; see `Searcher`'s reuse rule.
+    pub np_budget: u8,
+    /// The same for the game's ply cap.
+    pub cap_budget: u8,
 }
 
 const EMPTY: Entry = Entry {
@@ -50,6 +56,8 @@ const EMPTY: Entry = Entry {
     depth: -1,
     bound: Bound::Upper,
     generation: 0,
+    np_budget: 0,
+    cap_budget: 0,
 };
 
 /// A table of `2^k` entries. Replacement keeps the deeper entry of the
@@ -108,8 +116,10 @@ impl TranspositionTable {
         (e.key == key && e.depth >= 0).then_some(e)
     }
 
+    /// Stores a result; `budgets` are the node's (no progress, ply cap)
+    /// budgets, see [`Entry::np_budget`].
     #[inline]
-    pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<Move>) {
+    pub fn store(&mut self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<Move>, budgets: (u8, u8)) {
         let generation = self.generation;
         let slot = &mut self.entries[key as usize & self.mask];
         let replace =
@@ -123,6 +133,16 @@ impl TranspositionTable {
             None if slot.key == key => (slot.has_move, slot.best),
             None => (false, MoveKey::default()),
         };
-        *slot = Entry { key, best: best_key, has_move, score, depth: depth.clamp(0, i16::MAX as i32) as i16, bound, generation };
+        *slot = Entry {
+            key,
+            best: best_key,
+            has_move,
+            score,
+            depth: depth.clamp(0, i16::MAX as i32) as i16,
+            bound,
+            generation,
+            np_budget: budgets.0,
+            cap_budget: budgets.1,
+        };
     }
 }

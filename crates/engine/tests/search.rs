@@ -185,3 +185,108 @@ fn score_text_and_scale() {
         assert_eq!(s.negate().negate(), s);
     }
 }
+
+/// Exhaustive search under a no-progress limit (repetitions cannot occur
+/// before the limit when it is at most 4 plies: a position can first recur
+/// after 4 quiet plies). The side to move's value within `depth` plies:
+/// `Some(+p)` a forced win in p plies, `Some(-p)` a forced loss in p plies,
+/// `None` neither (a draw by the rule, or undecided within the depth).
+fn forced_with_counter(
+    pos: &Position,
+    quiet: u32,
+    limit: u32,
+    depth: u32,
+    memo: &mut std::collections::HashMap<(u64, u32, u32), Option<i32>>,
+) -> Option<i32> {
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return Some(0);
+    }
+    if quiet >= limit || depth == 0 {
+        return None;
+    }
+    if let Some(&v) = memo.get(&(pos.hash(), quiet, depth)) {
+        return v;
+    }
+    let mut best_win: Option<i32> = None;
+    let mut all_lose = true;
+    let mut slowest_loss = 0;
+    for &mv in moves.iter() {
+        let child_quiet = if mv.is_progress() { 0 } else { quiet + 1 };
+        match forced_with_counter(&pos.play(mv), child_quiet, limit, depth - 1, memo) {
+            // The opponent loses in p plies: we win in p + 1.
+            Some(p) if p <= 0 => {
+                best_win = Some(best_win.map_or(1 - p, |b| b.min(1 - p)));
+                all_lose = false;
+            }
+            Some(p) => slowest_loss = slowest_loss.max(p + 1),
+            None => all_lose = false,
+        }
+    }
+    let value = match best_win {
+        Some(p) => Some(p),
+        None if all_lose => Some(-slowest_loss),
+        None => None,
+    };
+    memo.insert((pos.hash(), quiet, depth), value);
+    value
+}
+
+#[test]
+fn proven_results_in_the_table_respect_the_no_progress_counter() {
+    // Found in a review: with a limit of 4 the table reused a loss proven
+    // where few quiet plies had passed at a node where the limit was near,
+    // and the search claimed `loss 12`.
+    let pos: Position = "....W/...../.W.../.B..W/..B.. b".parse().unwrap();
+    let limit = 4;
+    let exact = forced_with_counter(&pos, 0, limit, 14, &mut std::collections::HashMap::new());
+    assert_eq!(exact, None, "no forced result within 14 plies");
+    let config = GameConfig { no_progress_limit: Some(limit), max_plies: None };
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig::default());
+    for depth in 1..=12 {
+        let result = searcher.search(&Game::new(pos, config), Limits::depth(depth), |_| {});
+        assert!(!result.score.is_proven(), "depth {depth}: {}", result.score);
+    }
+}
+
+#[test]
+fn proven_results_under_tight_draw_rules_agree_with_exhaustive_search() {
+    // Random small positions, no-progress limits 2 to 4, the table kept
+    // between searches (as in a game): every claimed win or loss must be
+    // one that exhaustive search with the counter confirms.
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+    let mut checked = 0;
+    let mut claims = 0;
+    while checked < 300 {
+        let mut points: Vec<usize> = (0..25).collect();
+        points.shuffle(&mut rng);
+        let (w, b) = (rng.gen_range(1..=3), rng.gen_range(1..=3));
+        let white = Bitboard(points[..w].iter().fold(0, |acc, &p| acc | 1 << p));
+        let black = Bitboard(points[w..w + b].iter().fold(0, |acc, &p| acc | 1 << p));
+        let side = if rng.gen_bool(0.5) { Side::White } else { Side::Black };
+        let pos = Position::from_parts(white, black, side);
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        checked += 1;
+        let limit = rng.gen_range(2..=4);
+        let config = GameConfig { no_progress_limit: Some(limit), max_plies: None };
+        let result = searcher.search(&Game::new(pos, config), Limits::depth(10), |_| {});
+        let mut memo = std::collections::HashMap::new();
+        match result.score {
+            Score::Win(p) => {
+                claims += 1;
+                let exact = forced_with_counter(&pos, 0, limit, p, &mut memo);
+                assert_eq!(exact, Some(p as i32), "{pos} limit {limit}: claimed win {p}");
+            }
+            Score::Loss(p) => {
+                claims += 1;
+                let exact = forced_with_counter(&pos, 0, limit, p.max(1), &mut memo);
+                assert_eq!(exact, Some(-(p as i32)), "{pos} limit {limit}: claimed loss {p}");
+            }
+            _ => {}
+        }
+    }
+    assert!(claims > 20, "the positions should include forced results ({claims})");
+}

@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::record::{GameRecord, ReplayedGame};
 
 /// The header of a games file, in order.
-pub const COLUMNS: [&str; 16] = [
+pub const COLUMNS: [&str; 18] = [
     "id",
     "seed",
     "rules",
@@ -23,10 +23,16 @@ pub const COLUMNS: [&str; 16] = [
     "opening",
     "moves",
     "scores",
+    "tb_ply",
+    "tb_value",
     "no_progress",
     "max_plies",
     "format",
 ];
+
+/// Columns added after format 1 (`opening` in 2, `tb_ply` and `tb_value`
+/// in 3): files of older formats lack them.
+const LATER_COLUMNS: [&str; 3] = ["opening", "tb_ply", "tb_value"];
 
 /// A problem with a games file, naming the file and, where it applies, the line.
 #[derive(Debug, Error)]
@@ -56,9 +62,9 @@ impl RecordReader {
             Err(e) => Some(RecordError::Bad { file: path.to_path_buf(), line: 1, problem: format!("header: {e}") }),
             Ok(h) => {
                 let found: Vec<&str> = h.iter().collect();
-                // `opening` came with format 2; format-1 files lack it.
+                // Columns that older formats lack.
                 let missing: Vec<&str> =
-                    COLUMNS.iter().copied().filter(|c| *c != "opening" && !found.contains(c)).collect();
+                    COLUMNS.iter().copied().filter(|c| !LATER_COLUMNS.contains(c) && !found.contains(c)).collect();
                 (!missing.is_empty()).then(|| RecordError::Bad {
                     file: path.to_path_buf(),
                     line: 1,
@@ -167,6 +173,26 @@ impl RecordWriter {
         truncate_partial_row(path)?;
         let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
         let empty = file.metadata().map_err(io)?.len() == 0;
+        if !empty {
+            // Rows are written in the current column order: appending to a
+            // file of another format would misalign them.
+            let mut reader = csv::ReaderBuilder::new().has_headers(true).from_path(path).map_err(|e| RecordError::Bad {
+                file: path.to_path_buf(),
+                line: 1,
+                problem: e.to_string(),
+            })?;
+            let header = reader.headers().map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;
+            if !header.iter().eq(COLUMNS.iter().copied()) {
+                return Err(RecordError::Bad {
+                    file: path.to_path_buf(),
+                    line: 1,
+                    problem: format!(
+                        "cannot append: the file has another column layout (an older format?) than this program writes (format {})",
+                        crate::FORMAT_VERSION
+                    ),
+                });
+            }
+        }
         let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
         if empty {
             writer.write_record(COLUMNS).map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;

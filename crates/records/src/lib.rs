@@ -1,7 +1,7 @@
 //! # alq-records
 //!
 //! Game records: one CSV file of games, one game per row, with a header row,
-//! readable by pandas or a spreadsheet. **Format version 2**; the columns, in
+//! readable by pandas or a spreadsheet. **Format version 3**; the columns, in
 //! order:
 //!
 //! | column | meaning |
@@ -17,10 +17,12 @@
 //! | `opening_plies` | how many of the first moves were not chosen by the players' own search: book, random, softmax-sampled or near-best-sampled plies |
 //! | `opening` | how those plies were chosen, space-separated parts in order: `book:K`, `random:K`, `softmax:K@T` (temperature T cp), `near_best:K@CP` (uniform among moves within CP centipawns of the best); empty when every move was the players' own (format 2) |
 //! | `moves` | the moves from the start, canonical notation, space-separated |
-//! | `scores` | the searcher's score for each move, mover's view, space-separated: centipawns (`35`), `w12` (win in 12 plies), `l7` (loss in 7); an empty entry for a move not chosen by search |
+//! | `scores` | the searcher's score for each move, mover's view, space-separated: centipawns (`35`), `w12` (win in 12 plies), `l7` (loss in 7), `d` (a draw proven by endgame tables, format 3); an empty entry for a move not chosen by search |
+//! | `tb_ply` | games played with endgame tables: the ply at which the game first reached a position the tables cover (0: the start position); empty otherwise (format 3) |
+//! | `tb_value` | the exact value of that position from **White's** view: `win D`, `loss D` (D plies from that position to the end with perfect play) or `draw`; empty when `tb_ply` is (format 3) |
 //! | `no_progress` | the no-progress limit the game was played with (empty: off) |
 //! | `max_plies` | the ply cap the game was played with (empty: none) |
-//! | `format` | the format version, `2` (files of version 1, which lack `opening`, are still read; their opening plies count as of unknown kind) |
+//! | `format` | the format version, `3` (files of versions 1 and 2 are still read: version 1 lacks `opening`, whose plies then count as of unknown kind; versions 1 and 2 lack `tb_ply` and `tb_value`). Appending to a file of an older format is refused |
 //!
 //! Reading replays every game: an illegal move, a result that does not
 //! follow from the final position, or a malformed row is an error naming

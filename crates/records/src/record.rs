@@ -2,11 +2,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use alq_engine::{Game, GameConfig, Position, Score, Side, Termination, BRAINKING};
+use alq_engine::{Exact, Game, GameConfig, Position, Score, Side, Termination, BRAINKING};
 
 /// The version written in every row's `format` column. Version 2 added the
-/// `opening` column; version 1 files are still read (see [`GameRecord::opening_parts`]).
-pub const FORMAT_VERSION: u32 = 2;
+/// `opening` column, version 3 `tb_ply` and `tb_value` and the `d` score;
+/// versions 1 and 2 are still read (see [`GameRecord::opening_parts`]).
+pub const FORMAT_VERSION: u32 = 3;
 
 /// How a run of a game's first moves was chosen, one part of the `opening`
 /// column. The parts follow each other in the order they were played and
@@ -113,6 +114,14 @@ pub struct GameRecord {
     pub opening: String,
     pub moves: String,
     pub scores: String,
+    /// The ply at which the game first reached a position covered by the
+    /// endgame tables it was played with (0: the start), when it did (format 3).
+    #[serde(default)]
+    pub tb_ply: Option<u32>,
+    /// The exact value of that position from White's view (`win D`,
+    /// `loss D`, `draw`; D in plies from that position), when known (format 3).
+    #[serde(default)]
+    pub tb_value: String,
     pub no_progress: Option<u32>,
     pub max_plies: Option<u32>,
     pub format: u32,
@@ -127,21 +136,25 @@ pub struct ReplayedGame {
     pub scores: Vec<Option<Score>>,
 }
 
-/// `35`, `w12`, `l7`, or empty for no score.
+/// `35`, `w12`, `l7`, `d` (a draw proven by tables), or empty for no score.
 pub fn format_score(score: Option<Score>) -> String {
     match score {
         None => String::new(),
         Some(Score::Cp(cp)) => cp.to_string(),
         Some(Score::Win(p)) => format!("w{p}"),
         Some(Score::Loss(p)) => format!("l{p}"),
+        Some(Score::Draw) => "d".to_string(),
     }
 }
 
 /// Reads what [`format_score`] writes.
 pub fn parse_score(text: &str) -> Result<Option<Score>, String> {
-    let bad = || format!("bad score {text:?} (expected centipawns, w<plies>, l<plies> or empty)");
+    let bad = || format!("bad score {text:?} (expected centipawns, w<plies>, l<plies>, d or empty)");
     if text.is_empty() {
         return Ok(None);
+    }
+    if text == "d" {
+        return Ok(Some(Score::Draw));
     }
     if let Some(p) = text.strip_prefix('w') {
         return p.parse().map(|p| Some(Score::Win(p))).map_err(|_| bad());
@@ -185,6 +198,8 @@ impl GameRecord {
             opening: format_opening(&[OpeningPart::Unknown(opening_plies)]),
             moves: game.moves().iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" "),
             scores: scores.iter().map(|s| format_score(*s)).collect::<Vec<_>>().join(" "),
+            tb_ply: None,
+            tb_value: String::new(),
             no_progress: config.no_progress_limit,
             max_plies: config.max_plies,
             format: FORMAT_VERSION,
@@ -197,6 +212,24 @@ impl GameRecord {
         debug_assert_eq!(parts.iter().map(|p| p.plies()).sum::<u32>(), self.opening_plies);
         self.opening = format_opening(parts);
         self
+    }
+
+    /// The same record with the ply and exact value (White's view) of the
+    /// first position of the game the tables covered.
+    pub fn with_table_entry(mut self, ply: u32, white_value: Exact) -> GameRecord {
+        self.tb_ply = Some(ply);
+        self.tb_value = white_value.to_string();
+        self
+    }
+
+    /// The ply and White's exact value of the first position in the tables,
+    /// when the game was played with tables and reached them.
+    pub fn table_entry(&self) -> Result<Option<(u32, Exact)>, String> {
+        match (self.tb_ply, self.tb_value.trim()) {
+            (None, "") => Ok(None),
+            (Some(ply), text) if !text.is_empty() => Ok(Some((ply, text.parse()?))),
+            _ => Err("tb_ply and tb_value must be both set or both empty".to_string()),
+        }
     }
 
     /// How the first `opening_plies` moves were chosen. Format-1 records
@@ -239,8 +272,16 @@ impl GameRecord {
     /// ends exactly at its last move, and that `result`, `termination`,
     /// `plies`, `opening_plies` and `scores` agree with it.
     pub fn replay(&self) -> Result<ReplayedGame, String> {
-        if self.format != 1 && self.format != FORMAT_VERSION {
-            return Err(format!("format {} is not supported (this program reads formats 1 and {FORMAT_VERSION})", self.format));
+        if !(1..=FORMAT_VERSION).contains(&self.format) {
+            return Err(format!("format {} is not supported (this program reads formats 1 to {FORMAT_VERSION})", self.format));
+        }
+        if self.format < 3 && (self.tb_ply.is_some() || !self.tb_value.is_empty()) {
+            return Err(format!("format {} has no tb_ply or tb_value", self.format));
+        }
+        if let Some((ply, _)) = self.table_entry()? {
+            if ply > self.plies {
+                return Err(format!("tb_ply {ply} exceeds plies {}", self.plies));
+            }
         }
         if self.rules != BRAINKING.name {
             return Err(format!("rules {:?} are not supported (expected {:?})", self.rules, BRAINKING.name));

@@ -24,10 +24,11 @@ fn random_game(seed: u64, max_plies: u32) -> (Game, Vec<Option<Score>>) {
         let moves = game.position().legal_moves();
         let mv = moves[(state >> 33) as usize % moves.len()];
         game.play(mv).unwrap();
-        scores.push(match state % 4 {
+        scores.push(match state % 5 {
             0 => None,
             1 => Some(Score::Cp((state % 500) as i32 - 250)),
             2 => Some(Score::Win((state % 9) as u32 + 1)),
+            3 => Some(Score::Draw),
             _ => Some(Score::Loss((state % 9) as u32 + 1)),
         });
     }
@@ -148,4 +149,45 @@ fn samples_follow_options() {
         set.len()
     });
     assert!(dedup.of_game(&replayed).is_empty(), "the same game again yields no new positions");
+}
+
+#[test]
+fn table_entries_round_trip_and_older_formats_stay_readable() {
+    use alq_engine::Exact;
+    let (game, scores) = random_game(11, 200);
+    let plain = GameRecord::from_game(0, 11, "a", "b", &game, 0, &scores);
+    let entered = GameRecord { id: 1, ..plain.clone() }.with_table_entry(5, Exact::Loss(12));
+    let path = written(&[plain.clone(), entered.clone()], "tables.csv");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.lines().nth(2).unwrap().contains(",5,loss 12,"), "{text}");
+    let read: Vec<_> = RecordReader::open(&path).unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(read[0].record.table_entry(), Ok(None));
+    assert_eq!(read[1].record.table_entry(), Ok(Some((5, Exact::Loss(12)))));
+
+    // Half an entry, an entry past the end, or junk: refused with the line.
+    let half = GameRecord { tb_value: String::new(), ..entered.clone() };
+    assert!(first_error(&written(&[half], "half.csv")).contains("both set or both empty"));
+    let late = GameRecord { tb_ply: Some(game.plies() as u32 + 1), ..entered.clone() };
+    assert!(first_error(&written(&[late], "late.csv")).contains("exceeds plies"));
+    let junk = GameRecord { tb_value: "won".into(), ..entered.clone() };
+    assert!(first_error(&written(&[junk], "junk.csv")).contains("bad exact value"));
+
+    // A format-2 file (no tb columns) is read; appending to it is refused.
+    let v2_columns: Vec<&str> = alq_records::COLUMNS.iter().copied().filter(|c| !c.starts_with("tb_")).collect();
+    let mut v2 = csv::Writer::from_writer(Vec::new());
+    v2.write_record(&v2_columns).unwrap();
+    let p = &plain;
+    let fields = [
+        p.id.to_string(), p.seed.to_string(), p.rules.clone(), p.start.clone(), p.white.clone(), p.black.clone(),
+        p.result.clone(), p.termination.clone(), p.plies.to_string(), p.opening_plies.to_string(), p.opening.clone(),
+        p.moves.clone(), p.scores.replace('d', "0"), p.no_progress.map(|v| v.to_string()).unwrap_or_default(),
+        p.max_plies.map(|v| v.to_string()).unwrap_or_default(), "2".to_string(),
+    ];
+    v2.write_record(&fields).unwrap();
+    let old = tmp("format2.csv");
+    std::fs::write(&old, v2.into_inner().unwrap()).unwrap();
+    let read: Vec<_> = RecordReader::open(&old).unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!((read.len(), read[0].record.format, read[0].record.tb_ply), (1, 2, None));
+    let err = RecordWriter::append(&old).err().expect("appending to format 2 is refused").to_string();
+    assert!(err.contains("another column layout"), "{err}");
 }

@@ -96,6 +96,56 @@ pub struct Rates {
     pub white_score: Rate,
 }
 
+/// Games played with endgame tables that reached them (records format 3):
+/// how they ended, by White's exact value where they entered the tables,
+/// and what the results would be with perfect endgames.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TableEntries {
+    /// Games that entered the tables won for White, and how they ended.
+    pub won: Counts,
+    /// Games that entered the tables drawn, and how they ended.
+    pub drawn: Counts,
+    /// Games that entered the tables lost for White, and how they ended.
+    pub lost: Counts,
+    /// Every game of the set with the entered ones scored by the tables'
+    /// value instead of by their end: White's advantage with perfect endgames.
+    pub perfect: Counts,
+}
+
+impl TableEntries {
+    /// Counts one game; `entry` is White's exact value where it entered the tables.
+    pub fn add(&mut self, entry: Option<alq_engine::Exact>, winner: Option<Side>, capped: bool, plies: u64) {
+        use alq_engine::Exact;
+        match entry {
+            Some(Exact::Win(_)) => {
+                self.won.add(winner, capped, plies);
+                self.perfect.add(Some(Side::White), false, plies);
+            }
+            Some(Exact::Draw) => {
+                self.drawn.add(winner, capped, plies);
+                self.perfect.add(None, false, plies);
+            }
+            Some(Exact::Loss(_)) => {
+                self.lost.add(winner, capped, plies);
+                self.perfect.add(Some(Side::Black), false, plies);
+            }
+            None => self.perfect.add(winner, capped, plies),
+        }
+    }
+
+    /// Games that entered the tables.
+    pub fn entered(&self) -> u64 {
+        self.won.games + self.drawn.games + self.lost.games
+    }
+
+    pub fn merge(&mut self, other: &TableEntries) {
+        self.won.merge(&other.won);
+        self.drawn.merge(&other.drawn);
+        self.lost.merge(&other.lost);
+        self.perfect.merge(&other.perfect);
+    }
+}
+
 /// A node of the opening tree: a line that ends after a real choice and
 /// the forced plies (positions with a single legal move) that follow it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -125,6 +175,11 @@ pub struct Section {
     pub tree: BTreeMap<String, TreeNode>,
     /// Games whose first moves were drawn among near-best moves.
     pub near_best: u64,
+    /// (white, black) -> games that reached the endgame tables (empty when
+    /// no game was played with tables).
+    pub tables_by_pairing: BTreeMap<(String, String), TableEntries>,
+    /// (white, black, White's first move) -> the same, games from the start.
+    pub tables_by_first_move: BTreeMap<(String, String, String), TableEntries>,
     /// Games from a position other than the standard start.
     pub other_starts: u64,
 }
@@ -139,6 +194,13 @@ impl Section {
         *self.lengths.entry(plies).or_insert(0) += 1;
         let r = &game.record;
         self.pairings.entry((r.white.clone(), r.black.clone())).or_default().add(winner, capped, plies);
+        // Replay has checked the column; games without tables have none.
+        let entry = r.table_entry().ok().flatten().map(|(_, v)| v);
+        let with_tables = r.tb_ply.is_some() || r.white.contains("tb=") || r.black.contains("tb=");
+        if with_tables {
+            let t = self.tables_by_pairing.entry((r.white.clone(), r.black.clone())).or_default();
+            t.add(entry, winner, capped, plies);
+        }
         if r.opening_parts().is_ok_and(|p| p.iter().any(|p| matches!(p, OpeningPart::NearBest { .. }))) {
             self.near_best += 1;
         }
@@ -149,6 +211,9 @@ impl Section {
         let moves = game.game.moves();
         if let Some(first) = moves.first() {
             let key = (r.white.clone(), r.black.clone(), first.to_string());
+            if with_tables {
+                self.tables_by_first_move.entry(key.clone()).or_default().add(entry, winner, capped, plies);
+            }
             self.first_moves_by_pairing.entry(key).or_default().add(winner, capped, plies);
         }
         let positions = game.game.positions();
@@ -204,6 +269,23 @@ impl Section {
         }
         self.near_best += other.near_best;
         self.other_starts += other.other_starts;
+        for (k, v) in other.tables_by_pairing {
+            self.tables_by_pairing.entry(k).or_default().merge(&v);
+        }
+        for (k, v) in other.tables_by_first_move {
+            self.tables_by_first_move.entry(k).or_default().merge(&v);
+        }
+    }
+
+    /// Games that reached the tables, pooled over the pairings; `None` when
+    /// no game was played with tables.
+    pub fn table_entries(&self) -> Option<TableEntries> {
+        pool(self.tables_by_pairing.values())
+    }
+
+    /// The same for one first move, pooled over the pairings.
+    pub fn table_entries_after(&self, first_move: &str) -> Option<TableEntries> {
+        pool(self.tables_by_first_move.iter().filter(|((_, _, m), _)| m == first_move).map(|(_, t)| t))
     }
 
     /// White's first moves with their results, most played first.
@@ -216,6 +298,14 @@ impl Section {
         v.sort_by(|a, b| b.1.games.cmp(&a.1.games).then(a.0.cmp(&b.0)));
         v
     }
+}
+
+fn pool<'a>(entries: impl Iterator<Item = &'a TableEntries>) -> Option<TableEntries> {
+    entries.fold(None, |acc: Option<TableEntries>, t| {
+        let mut acc = acc.unwrap_or_default();
+        acc.merge(t);
+        Some(acc)
+    })
 }
 
 /// Everything the report needs, gathered in one pass over the games, in two

@@ -265,6 +265,37 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
             );
         }
         h += "</table>";
+        if fs.pairings.iter().any(|p| p.tables.is_some()) {
+            let _ = write!(
+                h,
+                "<h3>Endgame tables</h3><p>{TABLES_NOTE}</p><table><tr><th>#</th><th>first move</th><th>entered the tables</th>\
+                 <th>entered won for White (ended W, D, B)</th><th>entered drawn</th><th>entered lost for White</th>\
+                 <th>White's score with perfect endgames</th></tr>"
+            );
+            let row = |h: &mut String, n: usize, mv: &str, t: &crate::TableSummary| {
+                let _ = write!(
+                    h,
+                    "<tr><td>P{n}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                    esc(mv),
+                    t.entered,
+                    esc(&crate::TableSummary::kind_text(&t.entered_won)),
+                    esc(&crate::TableSummary::kind_text(&t.entered_drawn)),
+                    esc(&crate::TableSummary::kind_text(&t.entered_lost)),
+                    esc(&t.perfect.score_text())
+                );
+            };
+            for (i, p) in fs.pairings.iter().enumerate() {
+                if let Some(t) = &p.tables {
+                    row(&mut h, i + 1, "all", t);
+                }
+            }
+            for f in &report.first_moves {
+                if let Some(t) = &f.tables {
+                    row(&mut h, report.pairing_number(f), &f.first_move, t);
+                }
+            }
+            h += "</table>";
+        }
         for name in ["white_score_by_pairing.svg", "first_moves.svg", "game_length.svg"] {
             h += &plot(name).unwrap_or_default();
         }
@@ -294,6 +325,13 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     h += "</body></html>\n";
     h
 }
+
+/// What the endgame-table rows mean, for both pages.
+const TABLES_NOTE: &str = "Games played with endgame tables: how many reached a position the tables cover, by that \
+    position's exact value for White, and how those games ended (W, D, B: White wins, draws, Black wins). Once in \
+    the tables both players play the tables' best moves, so a game that entered them drawn ends drawn, and one \
+    that entered them won ends won unless the no-progress rule draws it first. The last column scores every game by the tables' value where it reached them: White's advantage \
+    with perfect endgames.";
 
 const MARKDOWN_HEAD: &str = "| games | White wins | Black wins | draws | unfinished | White's score (95 % interval) |";
 
@@ -357,6 +395,25 @@ pub fn markdown(report: &Report) -> String {
             let _ = writeln!(m, "| P{} | {} | {} | {}", report.pairing_number(f), f.first_move, pct(f.share), row(&f.results));
         }
         let _ = writeln!(m);
+        if fs.pairings.iter().any(|p| p.tables.is_some()) {
+            let _ = writeln!(m, "### Endgame tables
+
+{TABLES_NOTE}
+
+| # | first move | {} |
+|---|---|---|---|---|---|---|", crate::TableSummary::MARKDOWN_HEAD);
+            for (i, p) in fs.pairings.iter().enumerate() {
+                if let Some(t) = &p.tables {
+                    let _ = writeln!(m, "| P{} | all | {} |", i + 1, t.markdown_cells());
+                }
+            }
+            for f in &report.first_moves {
+                if let Some(t) = &f.tables {
+                    let _ = writeln!(m, "| P{} | {} | {} |", report.pairing_number(f), f.first_move, t.markdown_cells());
+                }
+            }
+            let _ = writeln!(m);
+        }
     }
     let rd = &report.randomised;
     let _ = writeln!(m, "## Games from randomised openings\n");

@@ -36,7 +36,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TreeNode};
+pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
 pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
 pub use study::{StudyInput, StudyRung, StudySummary};
 
@@ -101,12 +101,62 @@ impl Group {
     }
 }
 
+/// Games played with endgame tables that reached them: how many entered the
+/// tables won, drawn and lost for White, how each kind ended, and White's
+/// score had every endgame been played perfectly (the tables' value in
+/// place of the result for games that reached them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableSummary {
+    pub entered: u64,
+    pub entered_won: Group,
+    pub entered_drawn: Group,
+    pub entered_lost: Group,
+    pub perfect: Group,
+}
+
+impl TableSummary {
+    pub fn of(t: &crate::collect::TableEntries) -> TableSummary {
+        TableSummary {
+            entered: t.entered(),
+            entered_won: Group::of(&t.won),
+            entered_drawn: Group::of(&t.drawn),
+            entered_lost: Group::of(&t.lost),
+            perfect: Group::of(&t.perfect),
+        }
+    }
+
+    /// One kind of entry and how those games ended: `12 (W 11, D 1, B 0)`.
+    pub fn kind_text(g: &Group) -> String {
+        let unfinished = if g.unfinished > 0 { format!(", unfinished {}", g.unfinished) } else { String::new() };
+        format!("{} (W {}, D {}, B {}{unfinished})", g.games, g.white_wins, g.draws, g.black_wins)
+    }
+
+    /// The cells of a Markdown row: entered, won, drawn, lost (with their
+    /// ends), White's score with perfect endgames.
+    pub fn markdown_cells(&self) -> String {
+        format!(
+            "{} | {} | {} | {} | {}",
+            self.entered,
+            Self::kind_text(&self.entered_won),
+            Self::kind_text(&self.entered_drawn),
+            Self::kind_text(&self.entered_lost),
+            self.perfect.score_text()
+        )
+    }
+
+    /// The Markdown header matching [`TableSummary::markdown_cells`].
+    pub const MARKDOWN_HEAD: &'static str = "entered the tables | entered won for White (ended W, D, B) | entered drawn (ended W, D, B) | entered lost for White (ended W, D, B) | White's score with perfect endgames (95 %)";
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Pairing {
     pub white: String,
     pub black: String,
     #[serde(flatten)]
     pub results: Group,
+    /// Games that reached the endgame tables (pairings played with tables).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<TableSummary>,
 }
 
 impl Pairing {
@@ -155,6 +205,9 @@ pub struct FirstMove {
     #[serde(flatten)]
     pub results: Group,
     pub exact_value: Option<String>,
+    /// Games after this move that reached the endgame tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tables: Option<TableSummary>,
 }
 
 /// One kind of games: totals, terminations and pairings.
@@ -180,7 +233,12 @@ impl SectionReport {
             pairings: s
                 .pairings
                 .iter()
-                .map(|((w, b), counts)| Pairing { white: w.clone(), black: b.clone(), results: Group::of(counts) })
+                .map(|((w, b), counts)| Pairing {
+                    white: w.clone(),
+                    black: b.clone(),
+                    results: Group::of(counts),
+                    tables: s.tables_by_pairing.get(&(w.clone(), b.clone())).map(TableSummary::of),
+                })
                 .collect(),
         }
     }
@@ -284,6 +342,7 @@ impl Report {
                     / c.searched.pairings.get(&(white.clone(), black.clone())).map_or(1, |p| p.games.max(1)) as f64,
                 results: Group::of(counts),
                 exact_value: exact.get(mv).cloned(),
+                tables: c.searched.tables_by_first_move.get(&(white.clone(), black.clone(), mv.clone())).map(TableSummary::of),
             })
             .collect();
         first_moves.sort_by(|a, b| {

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use alq_records::RecordError;
 
 use crate::collect::{collect, Counts, Section};
-use crate::{brainking_counts, Group, ReportError, BRAINKING_SOURCE};
+use crate::{brainking_counts, Group, ReportError, TableSummary, BRAINKING_SOURCE};
 
 /// A first move needs this many games of a rung's own to be named its best.
 pub const MIN_FIRST_MOVE_GAMES: u64 = 20;
@@ -43,6 +43,9 @@ pub struct FirstMoveRow {
     pub share: f64,
     #[serde(flatten)]
     pub results: Group,
+    /// Games that reached the endgame tables (studies played with tables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<TableSummary>,
 }
 
 /// One rung of the ladder.
@@ -72,6 +75,11 @@ pub struct StudyRung {
     pub best_first_move: Option<String>,
     /// How `best_first_move` was chosen.
     pub best_first_move_basis: String,
+    /// Games from the start that reached the endgame tables (studies played
+    /// with tables): entered won, drawn or lost for White, how they ended,
+    /// and White's score with perfect endgames.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<TableSummary>,
 }
 
 /// The whole study.
@@ -131,9 +139,10 @@ fn first_move_rows(s: &Section) -> Vec<FirstMoveRow> {
     s.first_moves_by_games()
         .into_iter()
         .map(|(mv, c)| FirstMoveRow {
-            first_move: mv,
             share: c.games as f64 / s.total.games.max(1) as f64,
             results: Group::of(&c),
+            tables: s.table_entries_after(&mv).as_ref().map(TableSummary::of),
+            first_move: mv,
         })
         .collect()
 }
@@ -156,6 +165,7 @@ impl StudySummary {
                 from_first_move: Vec::new(),
                 best_first_move: None,
                 best_first_move_basis: String::new(),
+                tables: None,
             });
             match &input.first_move {
                 None => {
@@ -163,11 +173,13 @@ impl StudySummary {
                     rung.distinct_games = distinct_games(&input.file)?;
                     rung.terminations = section.terminations.clone();
                     rung.first_moves = first_move_rows(&section);
+                    rung.tables = section.table_entries().as_ref().map(TableSummary::of);
                 }
                 Some(mv) => rung.from_first_move.push(FirstMoveRow {
                     first_move: mv.clone(),
                     share: 1.0,
                     results: Group::of(&section.total),
+                    tables: section.table_entries().as_ref().map(TableSummary::of),
                 }),
             }
         }
@@ -309,6 +321,32 @@ impl StudySummary {
                     score(own),
                     fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.results.score_text()))
                 );
+            }
+        }
+        if self.rungs.iter().any(|r| r.tables.is_some()) {
+            let _ = writeln!(
+                m,
+                "\n## Endgame tables\n\nThe games were played with endgame tables: once a game reached them, both players \
+                 played the tables' best moves. Per rung and first move (`all`: every game from the start; `fixed`: games \
+                 with the move fixed), how many games reached the tables, by the exact value for White where they did, how \
+                 those games ended (W, D, B), and White's score had every endgame been played perfectly.\n\n| rung | first \
+                 move | {} |\n|---|---|---|---|---|---|---|",
+                TableSummary::MARKDOWN_HEAD
+            );
+            for r in &self.rungs {
+                if let Some(t) = &r.tables {
+                    let _ = writeln!(m, "| {} | all | {} |", r.rung + 1, t.markdown_cells());
+                }
+                for f in &r.first_moves {
+                    if let Some(t) = &f.tables {
+                        let _ = writeln!(m, "| {} | {} | {} |", r.rung + 1, f.first_move, t.markdown_cells());
+                    }
+                }
+                for f in &r.from_first_move {
+                    if let Some(t) = &f.tables {
+                        let _ = writeln!(m, "| {} | {} fixed | {} |", r.rung + 1, f.first_move, t.markdown_cells());
+                    }
+                }
             }
         }
         let _ = writeln!(

@@ -17,7 +17,7 @@ use alq_records::{truncate_partial_row, write_atomic, GameRecord, OpeningPart, R
 
 use crate::matches::game_seed;
 use crate::openings::Opening;
-use crate::players::{PlayerKind, PlayerSpec, SpecError};
+use crate::players::{PlayerKind, PlayerSpec, SpecError, TablesSpec};
 
 /// How the first moves of each game are chosen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -91,6 +91,11 @@ pub struct SelfplayConfig {
     pub no_progress: u32,
     /// Ply cap of a game (0: none).
     pub max_plies: u32,
+    /// Endgame tables (a folder built by `alq tb build`; empty: none). The
+    /// search uses them, once a game reaches them both sides play the
+    /// tables' best moves (ties drawn from the game's seed), and each record
+    /// keeps the ply and White's exact value where the game entered them.
+    pub tablebase: String,
     pub opening: OpeningConfig,
 }
 
@@ -105,6 +110,7 @@ impl Default for SelfplayConfig {
             seed: 1,
             no_progress: 60,
             max_plies: 400,
+            tablebase: String::new(),
             opening: OpeningConfig::default(),
         }
     }
@@ -126,11 +132,20 @@ impl SelfplayConfig {
         }
     }
 
-    /// The player with this run's limits.
+    /// The player with this run's limits and tables.
     pub fn player_spec(&self) -> Result<PlayerSpec, SpecError> {
         let mut spec = PlayerSpec::parse(&self.player, self.limits())?;
         spec.limits = self.limits();
-        Ok(spec)
+        Ok(spec.with_tables(self.tables()?.as_ref()))
+    }
+
+    /// The run's endgame tables, if it names any.
+    pub fn tables(&self) -> Result<Option<TablesSpec>, SpecError> {
+        let dir = self.tablebase.trim();
+        if dir.is_empty() {
+            return Ok(None);
+        }
+        TablesSpec::open(dir).map(Some).map_err(|problem| SpecError { spec: format!("tablebase = {dir:?}"), problem })
     }
 }
 
@@ -171,6 +186,10 @@ pub struct RunInfo {
     pub shard: Shard,
     /// The player as written into the records.
     pub player: String,
+    /// The endgame tables the games were played with (folder and piece
+    /// count), if any.
+    #[serde(default)]
+    pub tables: Option<String>,
     pub config: SelfplayConfig,
 }
 
@@ -236,6 +255,7 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
     if let (PlayerKind::Search(eval), true) = (&spec.kind, sampled) {
         // Short searches of every move: a small table is enough.
         let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 1 });
+        searcher.set_tables(spec.tables.as_ref().map(|t| std::sync::Arc::clone(&t.tables)));
         let mut sample = |n: u32, split: bool, pick: &dyn Fn(&[(alq_engine::Move, Score)], &mut ChaCha8Rng) -> usize| {
             let mut played = 0;
             let mut choices = 0;
@@ -286,7 +306,11 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
         scores.push(choice.score);
     }
     let name = spec.to_string();
-    GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores).with_opening(&parts)
+    let record = GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores).with_opening(&parts);
+    match &spec.tables {
+        Some(tables) => tables.mark_entry(&game, record),
+        None => record,
+    }
 }
 
 /// Searches every legal move (`moves`, the game's) with `per_move` and
@@ -349,7 +373,7 @@ pub fn near_best_moves(scored: &[(alq_engine::Move, Score)], cp: u32) -> Vec<usi
         .filter(|&i| match (best, scored[i].1) {
             (Score::Win(_), s) => matches!(s, Score::Win(_)),
             (Score::Loss(_), s) => s == best,
-            (_, s @ Score::Cp(_)) => best.to_internal() - s.to_internal() <= cp as i32,
+            (_, s @ (Score::Cp(_) | Score::Draw)) => best.to_internal() - s.to_internal() <= cp as i32,
             _ => false,
         })
         .collect()
@@ -393,6 +417,7 @@ pub fn run_selfplay(
         version: env!("CARGO_PKG_VERSION").to_string(),
         shard,
         player: spec.to_string(),
+        tables: spec.tables.as_ref().map(|t| t.tables.describe()),
         config: config.clone(),
     };
     if resume {

@@ -31,7 +31,7 @@ pub mod study;
 pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
 pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;
-pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError};
+pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec};
 pub use stats::{Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 

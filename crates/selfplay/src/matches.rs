@@ -122,6 +122,12 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
         OpeningSource::AllAfter(_) | OpeningSource::Book(_) => OpeningPart::Book(plies),
     };
     let record = GameRecord::from_game(index, seed, white, black, &game, plies, &scores).with_opening(&[part]);
+    // Where the game entered the tables, by the larger of the players' tables.
+    let tables = [&config.a.tables, &config.b.tables].into_iter().flatten().max_by_key(|t| t.max_pieces());
+    let record = match tables {
+        Some(t) => t.mark_entry(&game, record),
+        None => record,
+    };
     let winner = game.outcome().and_then(|o| o.winner);
     let a_side = if a_is_white { Side::White } else { Side::Black };
     let points = match winner {

@@ -65,6 +65,11 @@ pub struct StudyConfig {
     pub first_moves: bool,
     /// Games per first move and rung (0: a quarter of the rung's games).
     pub first_move_games: u64,
+    /// Endgame tables (a folder built by `alq tb build`; empty: none). Every
+    /// player then searches with them and plays the tables' best moves once
+    /// a game reaches them, and the study counts how often games entered the
+    /// tables won, drawn or lost for White.
+    pub tablebase: String,
     /// The ladder, weakest first.
     #[serde(rename = "rung")]
     pub rungs: Vec<RungConfig>,
@@ -83,6 +88,7 @@ impl Default for StudyConfig {
             near_best_cp: 20,
             first_moves: false,
             first_move_games: 0,
+            tablebase: String::new(),
             rungs: vec![
                 RungConfig::new("random", 0, 2000),
                 RungConfig::new("greedy", 0, 1000),
@@ -217,6 +223,7 @@ impl StudyConfig {
             seed: self.seed,
             no_progress: self.no_progress,
             max_plies: self.max_plies,
+            tablebase: self.tablebase.clone(),
             opening,
         }
     }

@@ -102,3 +102,51 @@ fn config_files_reject_unknown_keys() {
     let parsed: SelfplayConfig = toml::from_str(include_str!("../../../configs/selfplay.toml")).unwrap();
     assert_eq!(parsed, SelfplayConfig::default(), "the shipped config documents the defaults");
 }
+
+#[test]
+fn games_with_tables_end_as_the_tables_say() {
+    use alq_engine::Exact;
+    let tb = dir("tables");
+    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 5, shard: None }, &mut |_| {}).unwrap();
+    let out = dir("with-tables");
+    let mut c = config(24);
+    c.player = "greedy".to_string();
+    c.opening.temperature_plies = 0;
+    c.tablebase = tb.to_string_lossy().into_owned();
+    run(&c, &out, Shard::WHOLE, false, 2);
+    let info = std::fs::read_to_string(out.join("run.toml")).unwrap();
+    assert!(info.contains("≤ 5 pieces"), "run.toml names the tables: {info}");
+    let (records, _) = alq_records::read_all(&[out.join("games.csv")], false).unwrap();
+    let mut entered = 0;
+    for g in &records {
+        let r = &g.record;
+        assert!(r.white.ends_with(&format!("tb={}", c.tablebase)), "{}", r.white);
+        let Some((ply, value)) = r.table_entry().unwrap() else { continue };
+        entered += 1;
+        // The entry is the first position with at most 5 pieces.
+        let pieces = |i: usize| g.game.positions()[i].occupied().count();
+        assert!(pieces(ply as usize) <= 5 && (ply == 0 || pieces(ply as usize - 1) > 5), "game {}", r.id);
+        // From there both sides played the tables' moves: the game ends as they say
+        // (a win can still be drawn by the no-progress rule).
+        match value {
+            Exact::Draw => assert_eq!(r.result, "1/2-1/2", "game {}", r.id),
+            Exact::Win(d) => {
+                assert!(r.result == "1-0" || r.termination == "no_progress", "game {}", r.id);
+                if r.result == "1-0" {
+                    assert_eq!(r.plies, ply + d, "game {}: a win in {d} plies from ply {ply}", r.id);
+                }
+            }
+            Exact::Loss(d) => {
+                assert!(r.result == "0-1" || r.termination == "no_progress", "game {}", r.id);
+                if r.result == "0-1" {
+                    assert_eq!(r.plies, ply + d, "game {}", r.id);
+                }
+            }
+        }
+    }
+    assert!(entered >= 12, "most greedy games reach 5 pieces ({entered} of 24)");
+    // The same run with one thread: the same games (ties broken by each game's seed).
+    let again = dir("with-tables-again");
+    run(&c, &again, Shard::WHOLE, false, 1);
+    assert_eq!(games(&again), games(&out));
+}

@@ -29,7 +29,7 @@ pub enum VerifyEvent {
 /// is a loss and one is a draw, and it loses in `d` when every successor is
 /// a win for the opponent and the longest takes `d - 1`. Stops at the first
 /// inconsistency. Returns the number of entries checked.
-pub fn verify(tb: &Tablebase, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
+pub fn verify(tb: &mut Tablebase, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
     let mut checked = 0;
     for pieces in 0..=tb.max_pieces() {
         for material in Material::with_pieces(pieces) {

@@ -1,22 +1,29 @@
 //! Probing a built tablebase.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, OnceLock};
 
-use alq_engine::{Move, Position};
+use alq_engine::{EndgameTables, Exact, Move, Position};
 
 use crate::error::TbError;
 use crate::format::{read_table, table_exists, Table};
 use crate::index::{index, normalize, Material};
 use crate::value::Value;
 
+/// Classes by `(mover, other)`, each side 0 to 12 pieces.
+const SLOTS: usize = 13 * 13;
+
+fn slot(material: Material) -> usize {
+    material.mover as usize * 13 + material.other as usize
+}
+
 /// A tablebase folder. Tables are read (and their checksums checked) on
-/// first use and kept in memory.
+/// first use and kept in memory; probing a table already read takes no lock,
+/// so many search threads can probe at once.
 pub struct Tablebase {
     dir: PathBuf,
     max_pieces: u32,
-    tables: Mutex<HashMap<Material, Arc<Table>>>,
+    tables: Vec<OnceLock<Arc<Table>>>,
 }
 
 impl Tablebase {
@@ -41,7 +48,22 @@ impl Tablebase {
                 reason: format!("{} is missing or damaged (build with `alq tb build`)", first.file_name()),
             });
         };
-        Ok(Tablebase { dir: dir.to_path_buf(), max_pieces, tables: Mutex::new(HashMap::new()) })
+        Ok(Tablebase { dir: dir.to_path_buf(), max_pieces, tables: (0..SLOTS).map(|_| OnceLock::new()).collect() })
+    }
+
+    /// The tablebase in `dir`, opened once per process and shared: every
+    /// caller asking for the same folder gets the same tables in memory (a
+    /// study or a match with many players reads each table once).
+    pub fn shared(dir: &Path) -> Result<Arc<Tablebase>, TbError> {
+        static OPEN: std::sync::Mutex<Vec<(PathBuf, Arc<Tablebase>)>> = std::sync::Mutex::new(Vec::new());
+        let key = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+        let mut open = OPEN.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, tb)) = open.iter().find(|(k, _)| *k == key) {
+            return Ok(Arc::clone(tb));
+        }
+        let tb = Arc::new(Tablebase::open(dir)?);
+        open.push((key, Arc::clone(&tb)));
+        Ok(tb)
     }
 
     pub fn dir(&self) -> &Path {
@@ -55,17 +77,26 @@ impl Tablebase {
 
     /// The table of one class, read on first use.
     pub fn table(&self, material: Material) -> Result<Arc<Table>, TbError> {
-        if let Some(t) = self.tables.lock().expect("no panic while holding the lock").get(&material) {
-            return Ok(Arc::clone(t));
+        self.loaded(material).map(Arc::clone)
+    }
+
+    /// The table of one class, borrowed (no reference count to touch on
+    /// the probing path). Two threads asking for the same unread table at
+    /// once may both read it; one copy is kept.
+    fn loaded(&self, material: Material) -> Result<&Arc<Table>, TbError> {
+        let cell = &self.tables[slot(material)];
+        if let Some(t) = cell.get() {
+            return Ok(t);
         }
         let table = Arc::new(read_table(&self.dir, material)?);
-        self.tables.lock().expect("no panic while holding the lock").insert(material, Arc::clone(&table));
-        Ok(table)
+        Ok(cell.get_or_init(|| table))
     }
 
     /// Forgets the tables read so far (to bound memory in long sweeps).
-    pub fn release(&self) {
-        self.tables.lock().expect("no panic while holding the lock").clear();
+    pub fn release(&mut self) {
+        for cell in &mut self.tables {
+            cell.take();
+        }
     }
 
     /// The value of a stored form `(us, them)`.
@@ -74,7 +105,7 @@ impl Tablebase {
         if material.pieces() > self.max_pieces {
             return Err(TbError::NotCovered { pieces: material.pieces(), max: self.max_pieces });
         }
-        let table = self.table(material)?;
+        let table = self.loaded(material)?;
         Ok(Value::from_byte(table.values()[index(us, them, material) as usize]))
     }
 
@@ -96,3 +127,24 @@ impl Tablebase {
     }
 }
 
+
+/// The search's view of the tables: a table that cannot be read counts as
+/// not covering the position (the search then goes on without it; `alq tb
+/// verify` finds damaged files).
+impl EndgameTables for Tablebase {
+    fn max_pieces(&self) -> u32 {
+        self.max_pieces
+    }
+
+    fn probe(&self, pos: &Position) -> Option<Exact> {
+        match Tablebase::probe(self, pos).ok()? {
+            Value::Win(d) => Some(Exact::Win(d.into())),
+            Value::Loss(d) => Some(Exact::Loss(d.into())),
+            Value::Draw => Some(Exact::Draw),
+        }
+    }
+
+    fn describe(&self) -> String {
+        format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces)
+    }
+}

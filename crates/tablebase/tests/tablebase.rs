@@ -185,9 +185,9 @@ fn symmetric_positions_have_equal_values() {
 
 #[test]
 fn verify_passes_on_six_pieces() {
-    let tb = Tablebase::open(six()).unwrap();
+    let mut tb = Tablebase::open(six()).unwrap();
     assert_eq!(tb.max_pieces(), 6);
-    let checked = verify(&tb, &mut |_| {}).unwrap();
+    let checked = verify(&mut tb, &mut |_| {}).unwrap();
     let expected: u64 = Material::up_to(6).iter().map(|m| m.positions()).sum();
     assert_eq!(checked, expected);
 }
@@ -203,8 +203,8 @@ fn verify_finds_a_wrong_value() {
     let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
     values[i] = Value::Win(3).to_byte().unwrap();
     alq_tablebase::write_table(&dir, m, &values).unwrap();
-    let tb = Tablebase::open(&dir).unwrap();
-    let err = verify(&tb, &mut |_| {}).unwrap_err();
+    let mut tb = Tablebase::open(&dir).unwrap();
+    let err = verify(&mut tb, &mut |_| {}).unwrap_err();
     assert!(matches!(err, TbError::Inconsistent { .. }), "{err}");
     assert!(err.to_string().contains("2v2.alqtb"), "{err}");
 }
@@ -281,4 +281,78 @@ fn three_shards_give_byte_identical_files() {
     }
     assert_eq!("2/3".parse::<Shard>().unwrap(), Shard { index: 2, count: 3 });
     assert!("3/3".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+}
+
+/// The search given the tables: a position whose moves all lead into them is
+/// answered with the tables' exact value and a best move by the tables; in
+/// bigger positions every proven result the search claims agrees with the
+/// tables of the bigger size.
+#[test]
+fn search_with_tables_plays_and_scores_by_them() {
+    use alq_engine::{Game, GameConfig, Hce, Limits, Score, SearchConfig, Searcher};
+    use std::sync::Arc;
+    let full = Arc::new(Tablebase::open(six()).unwrap());
+    let small_dir = scratch("search-four");
+    for m in Material::up_to(4) {
+        std::fs::copy(six().join(m.file_name()), small_dir.join(m.file_name())).unwrap();
+    }
+    let small = Arc::new(Tablebase::open(&small_dir).unwrap());
+    assert_eq!(small.max_pieces(), 4);
+    let no_rules = GameConfig { no_progress_limit: None, max_plies: None };
+    let mut rng = ChaCha8Rng::seed_from_u64(44);
+    let (mut answered, mut claims) = (0, 0);
+    for _ in 0..300 {
+        let pos = random_position(&mut rng, 6);
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        let exact = full.probe(&pos).unwrap();
+        // With the full tables: the exact value at once, and a best move.
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+        searcher.set_tables(Some(full.clone()));
+        let r = searcher.search(&Game::new(pos, no_rules), Limits::depth(3), |_| {});
+        let want = match exact {
+            Value::Win(d) => Score::Win(d.into()),
+            Value::Loss(d) => Score::Loss(d.into()),
+            Value::Draw => Score::Draw,
+        };
+        assert_eq!(r.score, want, "{pos}");
+        let after = full.probe(&pos.play(r.best.unwrap())).unwrap().for_mover();
+        assert_eq!(after, exact, "{pos}: {} is not a best move by the tables", r.best.unwrap());
+        answered += 1;
+        // With the ≤ 4 tables only: what the search proves must be true.
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+        searcher.set_tables(Some(small.clone()));
+        let r = searcher.search(&Game::new(pos, no_rules), Limits::depth(6), |_| {});
+        match r.score {
+            Score::Win(p) => {
+                claims += 1;
+                assert!(matches!(exact, Value::Win(d) if u32::from(d) <= p), "{pos}: claimed win {p}, tables {exact}");
+            }
+            Score::Loss(p) => {
+                claims += 1;
+                assert!(matches!(exact, Value::Loss(d) if u32::from(d) <= p), "{pos}: claimed loss {p}, tables {exact}");
+            }
+            Score::Draw => {
+                claims += 1;
+                assert_eq!(exact, Value::Draw, "{pos}");
+            }
+            Score::Cp(_) => {}
+        }
+    }
+    assert!(answered > 200 && claims > 50, "answered {answered}, claims {claims}");
+    // A long table win is not claimed where the no-progress rule could
+    // end the game first: the search falls back to searching.
+    let long = (0..20_000)
+        .map(|_| random_position(&mut rng, 5))
+        .find(|p| matches!(full.probe(p), Ok(Value::Win(d)) if d >= 15) && !p.legal_moves().is_empty())
+        .expect("a long win among random positions");
+    let Value::Win(d) = full.probe(&long).unwrap() else { unreachable!() };
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+    searcher.set_tables(Some(full.clone()));
+    let tight = GameConfig { no_progress_limit: Some(u32::from(d) - 1), max_plies: None };
+    let r = searcher.search(&Game::new(long, tight), Limits::depth(2), |_| {});
+    assert_ne!(r.score, Score::Win(d.into()), "{long}: win {d} claimed under a no-progress limit of {}", d - 1);
+    let loose = GameConfig { no_progress_limit: Some(u32::from(d)), max_plies: None };
+    assert_eq!(searcher.search(&Game::new(long, loose), Limits::depth(2), |_| {}).score, Score::Win(d.into()));
 }

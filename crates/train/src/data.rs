@@ -33,6 +33,7 @@ pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
         None => return result,
         Some(Score::Win(_)) => 1.0,
         Some(Score::Loss(_)) => 0.0,
+        Some(Score::Draw) => 0.5,
         Some(Score::Cp(cp)) => 1.0 / (1.0 + (-(cp as f32) / SCORE_SCALE).exp()),
     };
     result_weight * result + (1.0 - result_weight) * from_score

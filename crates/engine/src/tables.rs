@@ -1,0 +1,169 @@
+//! Exact values from endgame tables, as the search and the players see them.
+//!
+//! The engine does not read table files itself: `alq-tablebase` implements
+//! [`EndgameTables`], and a [`crate::Searcher`] given tables returns their
+//! value at once for every position they cover.
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The game-theoretic value of a position for the side to move, with the
+/// distance in plies to the position where the loser has no legal move.
+/// Repetition and no-progress rules are not part of it (see the tablebase
+/// README); [`Exact::holds_within`] says when a game's draw rules cannot
+/// interfere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Exact {
+    Win(u32),
+    Loss(u32),
+    Draw,
+}
+
+impl Exact {
+    /// The value for the player who moved into a position of value `self`.
+    pub fn for_mover(self) -> Exact {
+        match self {
+            Exact::Win(d) => Exact::Loss(d + 1),
+            Exact::Loss(d) => Exact::Win(d + 1),
+            Exact::Draw => Exact::Draw,
+        }
+    }
+
+    /// Orders values by how much the side to move likes them (greater is
+    /// better): the fastest win, then a draw, then the slowest loss.
+    pub fn preference(&self, other: &Exact) -> Ordering {
+        fn key(v: &Exact) -> (u8, i64) {
+            match *v {
+                Exact::Win(d) => (2, -i64::from(d)),
+                Exact::Draw => (1, 0),
+                Exact::Loss(d) => (0, i64::from(d)),
+            }
+        }
+        key(self).cmp(&key(other))
+    }
+
+    /// Whether a game's draw rules cannot change this value: a win or a loss
+    /// in `d` plies holds when fewer than `budget` plies can pass before a
+    /// draw rule (no progress, ply cap) ends the game, whatever is played.
+    /// A draw always holds: the draw rules only add draws.
+    pub fn holds_within(self, budget: u32) -> bool {
+        match self {
+            Exact::Win(d) | Exact::Loss(d) => d <= budget,
+            Exact::Draw => true,
+        }
+    }
+
+    /// `win`, `draw` or `loss` without the distance.
+    pub fn kind(self) -> &'static str {
+        match self {
+            Exact::Win(_) => "win",
+            Exact::Loss(_) => "loss",
+            Exact::Draw => "draw",
+        }
+    }
+}
+
+impl fmt::Display for Exact {
+    /// `win D`, `loss D` or `draw`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Exact::Win(d) => write!(f, "win {d}"),
+            Exact::Loss(d) => write!(f, "loss {d}"),
+            Exact::Draw => f.write_str("draw"),
+        }
+    }
+}
+
+impl std::str::FromStr for Exact {
+    type Err = String;
+
+    /// Reads what `Display` writes.
+    fn from_str(text: &str) -> Result<Exact, String> {
+        let bad = || format!("bad exact value {text:?} (expected win D, loss D or draw)");
+        let mut words = text.split_whitespace();
+        let value = match (words.next(), words.next()) {
+            (Some("draw"), None) => Exact::Draw,
+            (Some("win"), Some(d)) => Exact::Win(d.parse().map_err(|_| bad())?),
+            (Some("loss"), Some(d)) => Exact::Loss(d.parse().map_err(|_| bad())?),
+            _ => return Err(bad()),
+        };
+        if words.next().is_some() {
+            return Err(bad());
+        }
+        Ok(value)
+    }
+}
+
+/// Endgame tables the engine can ask. Implementations must be cheap to probe
+/// from many threads at once.
+pub trait EndgameTables: Send + Sync {
+    /// Every position with at most this many pieces is covered.
+    fn max_pieces(&self) -> u32;
+
+    /// The value of `pos` for its side to move; `None` when the tables do not
+    /// cover it (too many pieces, or a table that cannot be read).
+    fn probe(&self, pos: &Position) -> Option<Exact>;
+
+    /// A short description for logs and run files (e.g. the folder).
+    fn describe(&self) -> String;
+
+    /// Whether `pos` has few enough pieces to be covered.
+    fn covers(&self, pos: &Position) -> bool {
+        pos.occupied().count() <= self.max_pieces()
+    }
+
+    /// Every legal move of `pos` with the value it has for the player making
+    /// it, best first (ties in notation order), when the tables cover every
+    /// position the moves lead to; `None` otherwise or when `pos` has no move.
+    fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, Exact)>> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let mut ranked = Vec::with_capacity(moves.len());
+        for &mv in &moves {
+            let child = pos.play(mv);
+            if !self.covers(&child) {
+                return None;
+            }
+            ranked.push((mv, self.probe(&child)?.for_mover()));
+        }
+        ranked.sort_by(|a, b| b.1.preference(&a.1).then_with(|| a.0.to_string().cmp(&b.0.to_string())));
+        Some(ranked)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn preference_orders_fast_wins_then_draws_then_slow_losses() {
+        let mut values = vec![Exact::Loss(2), Exact::Win(9), Exact::Draw, Exact::Loss(8), Exact::Win(3)];
+        values.sort_by(|a, b| b.preference(a));
+        assert_eq!(values, [Exact::Win(3), Exact::Win(9), Exact::Draw, Exact::Loss(8), Exact::Loss(2)]);
+        assert_eq!(Exact::Win(4).for_mover(), Exact::Loss(5));
+        assert_eq!(Exact::Loss(0).for_mover(), Exact::Win(1));
+    }
+
+    #[test]
+    fn draw_rules_only_threaten_long_results() {
+        assert!(Exact::Win(5).holds_within(5));
+        assert!(!Exact::Win(6).holds_within(5));
+        assert!(!Exact::Loss(6).holds_within(5));
+        assert!(Exact::Draw.holds_within(0));
+    }
+
+    #[test]
+    fn text_round_trips_and_refuses_junk() {
+        for v in [Exact::Win(17), Exact::Loss(0), Exact::Draw] {
+            assert_eq!(v.to_string().parse::<Exact>(), Ok(v));
+        }
+        for bad in ["", "win", "draw 3", "win -1", "loss x", "won 3", "win 3 4"] {
+            assert!(bad.parse::<Exact>().is_err(), "{bad:?}");
+        }
+    }
+}
