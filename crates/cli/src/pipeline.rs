@@ -81,6 +81,26 @@ impl Default for StartStage {
     }
 }
 
+/// Each generation's best player measured on endgames: `alq tb accuracy`
+/// on `positions` random `pieces`-piece positions judged by the tables of
+/// `tablebase` (skipped when it is empty), at `nodes` per move, without
+/// tables of its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AccuracyStage {
+    pub tablebase: String,
+    pub pieces: u32,
+    pub positions: u64,
+    pub nodes: u64,
+    pub seed: u64,
+}
+
+impl Default for AccuracyStage {
+    fn default() -> AccuracyStage {
+        AccuracyStage { tablebase: String::new(), pieces: 8, positions: 500, nodes: 1000, seed: 1 }
+    }
+}
+
 /// The whole pipeline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -104,6 +124,8 @@ pub struct PipelineConfig {
     pub evaluation: MatchStage,
     /// Each generation's best player from the standard start.
     pub start: StartStage,
+    /// Each generation's best player on endgames (needs tables).
+    pub accuracy: AccuracyStage,
 }
 
 impl Default for PipelineConfig {
@@ -117,6 +139,7 @@ impl Default for PipelineConfig {
             gate: MatchStage { sprt: "0,20".to_string(), ..MatchStage::default() },
             evaluation: MatchStage::default(),
             start: StartStage::default(),
+            accuracy: AccuracyStage::default(),
         }
     }
 }
@@ -139,6 +162,9 @@ pub struct GenerationSummary {
     /// Black wins, unfinished, and White's score with its 95 % interval.
     #[serde(default)]
     pub start: Option<StartResult>,
+    /// The best player's endgame accuracy, when the run names tables for it.
+    #[serde(default)]
+    pub accuracy: Option<alq_selfplay::AccuracyReport>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -330,6 +356,7 @@ fn run_generations(config: &PipelineConfig, out: &Path, quiet: bool) -> anyhow::
             elo_vs_gen0: None,
             elo_vs_gen0_ci95: None,
             start: None,
+            accuracy: None,
         };
         if g > 0 {
             // Training on the replay window.
@@ -414,6 +441,15 @@ fn run_generations(config: &PipelineConfig, out: &Path, quiet: bool) -> anyhow::
             top.set_message("measuring the best player from the start");
             row.start = Some(measure_from_start(&config.start, &player, 3000 + g as u64, &config.selfplay.tablebase, &dir, &multi, quiet)?);
         }
+        if !config.accuracy.tablebase.trim().is_empty() {
+            top.set_message("endgame accuracy");
+            let a = &config.accuracy;
+            let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim()).map_err(anyhow::Error::msg)?;
+            let spec = PlayerSpec::parse(&player, Limits::nodes(a.nodes.max(1)))?;
+            let report = alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, a.seed)
+                .map_err(|e| anyhow::anyhow!("[accuracy]: {e}"))?;
+            row.accuracy = Some(report);
+        }
         summary.push(row);
         write_summary(out, &summary)?;
     }
@@ -445,7 +481,9 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> anyhow::Result<()> {
     let mut md = String::from(
         "# Pipeline summary\n\nWhite / draw / Black: the generation's best player against itself from the standard start \
          (first plies among near-best moves), with White's score and its 95 % interval.\n\n\
-         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs generation 0 (95 %) | White / draw / Black (unfinished) | White's score (95 %) |\n|---|---|---|---|---|---|---|---|\n",
+         Endgame accuracy: the best player's moves that keep a win or a draw in random positions judged by the \
+         tables of `[accuracy]` (when the run names them).\n\n\
+         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs generation 0 (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let (wdb, score) = match &r.start {
@@ -455,8 +493,10 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> anyhow::Result<()> {
             ),
             None => ("–".to_string(), "–".to_string()),
         };
+        let accuracy =
+            r.accuracy.as_ref().map_or("–".to_string(), |a| format!("{} pieces: {}", a.pieces, a.all.text()));
         md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {wdb} | {score} |\n",
+            "| {} | {} | {} | {} | {} | {} | {wdb} | {score} | {accuracy} |\n",
             r.generation,
             r.selfplay_player,
             r.games,

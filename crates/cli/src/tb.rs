@@ -21,6 +21,36 @@ pub enum TbCommand {
     Stats(TbArgs),
     /// Re-check every stored value against the values of its successors.
     Verify(TbArgs),
+    /// Endgame accuracy of a player: random K-piece positions where a move
+    /// can spoil the value; how often its move keeps a win or a draw.
+    Accuracy(AccuracyArgs),
+}
+
+#[derive(Args)]
+pub struct AccuracyArgs {
+    /// Tablebase folder that covers K pieces (judges the moves).
+    #[arg(long, value_name = "DIR")]
+    tb: PathBuf,
+    /// Pieces in every test position (both sides present).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(2..=24))]
+    pieces: u32,
+    /// Number of positions: won or drawn for the side to move, each with at
+    /// least one move that changes its value.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    positions: u64,
+    /// The player, as in `alq match`: e.g. `nn@nodes=1000`, `hce@nodes=10000`,
+    /// or with tables of fewer pieces `nn@nodes=1000,tb=data/tb6`.
+    #[arg(long, value_name = "SPEC")]
+    player: String,
+    /// Seed: the positions depend only on it (and K and N).
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Also write the result as JSON.
+    #[arg(long, value_name = "FILE.json")]
+    out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
 }
 
 #[derive(Args)]
@@ -65,7 +95,25 @@ pub fn run(command: TbCommand) -> anyhow::Result<()> {
         TbCommand::Probe(args) => probe_cmd(args),
         TbCommand::Stats(args) => stats_cmd(args),
         TbCommand::Verify(args) => verify_cmd(args),
+        TbCommand::Accuracy(args) => accuracy_cmd(args),
     }
+}
+
+fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {
+    let judge = alq_selfplay::TablesSpec::open(&args.tb.to_string_lossy()).map_err(anyhow::Error::msg)?;
+    let player = alq_selfplay::PlayerSpec::parse(&args.player, alq_engine::Limits::default())?;
+    let pool = crate::thread_pool(args.threads)?;
+    let started = Instant::now();
+    let report = pool
+        .install(|| alq_selfplay::accuracy::measure(&player, judge.tables.as_ref(), args.pieces, args.positions as usize, args.seed))
+        .map_err(anyhow::Error::msg)?;
+    println!("{}", report.text());
+    println!("time {:.1} s", started.elapsed().as_secs_f64());
+    if let Some(path) = &args.out {
+        let json = serde_json::to_string_pretty(&report)? + "\n";
+        alq_records::write_atomic(path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(())
 }
 
 fn gib(bytes: u64) -> String {

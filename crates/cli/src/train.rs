@@ -48,9 +48,14 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let mut train_samples = 0;
     let summary = pool.install(|| {
         train(&config, &files, &args.out, args.resume, |event| match event {
-            Event::Counted { train_samples: t, validation_samples: v } => {
+            Event::Counted { train_samples: t, validation_samples: v, exact_samples: x } => {
                 train_samples = t;
-                bar.println(format!("{t} training and {v} validation positions"));
+                let exact = if x > 0 {
+                    format!("; {x} ({:.1} %) with exact targets from the tables", 100.0 * x as f64 / (t + v).max(1) as f64)
+                } else {
+                    String::new()
+                };
+                bar.println(format!("{t} training and {v} validation positions{exact}"));
             }
             Event::EpochStart { epoch, epochs } => {
                 bar.set_prefix(format!("epoch {epoch}/{epochs}"));

@@ -20,6 +20,7 @@
 //! println!("{:+.0} Elo", report.elo);
 //! ```
 
+pub mod accuracy;
 pub mod book;
 pub mod generate;
 pub mod matches;
@@ -28,6 +29,7 @@ pub mod players;
 pub mod stats;
 pub mod study;
 
+pub use accuracy::{AccuracyPosition, AccuracyReport, Kept};
 pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
 pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;

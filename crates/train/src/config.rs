@@ -36,6 +36,11 @@ pub struct TrainConfig {
     /// never evaluates those).
     pub skip_forced_captures: bool,
     pub seed: u64,
+    /// Endgame tables (a folder built by `alq tb build`; empty: none).
+    /// Positions they cover get their exact value as the target (win 1, draw
+    /// 0.5, loss 0, side to move's view) instead of the blended result and
+    /// search score.
+    pub tablebase: String,
 }
 
 impl Default for TrainConfig {
@@ -55,6 +60,7 @@ impl Default for TrainConfig {
             skip_opening: true,
             skip_forced_captures: true,
             seed: 1,
+            tablebase: String::new(),
         }
     }
 }

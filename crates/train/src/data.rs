@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use alq_engine::{features, fnv1a64, Score, INPUTS, SCORE_SCALE};
+use alq_engine::{features, fnv1a64, EndgameTables, Exact, Position, Score, INPUTS, SCORE_SCALE};
 use alq_records::{GameRecord, RecordError, RecordReader, SampleOptions, Samples};
 
 use crate::config::TrainConfig;
@@ -39,6 +39,20 @@ pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
     result_weight * result + (1.0 - result_weight) * from_score
 }
 
+/// The exact target of a position the tables cover: win 1, draw 0.5, loss
+/// 0 for the side to move.
+pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Option<f32> {
+    let tables = tables?;
+    if !tables.covers(pos) {
+        return None;
+    }
+    Some(match tables.probe(pos)? {
+        Exact::Win(_) => 1.0,
+        Exact::Draw => 0.5,
+        Exact::Loss(_) => 0.0,
+    })
+}
+
 /// A batch: `features` is `[n][INPUTS]` flattened, `targets` is `[n]`.
 pub struct Batch<'a> {
     pub features: &'a [f32],
@@ -63,6 +77,7 @@ pub fn for_each_batch<E: From<RecordError>>(
     files: &[PathBuf],
     part: Part,
     config: &TrainConfig,
+    tables: Option<&dyn EndgameTables>,
     seed: u64,
     mut on_batch: impl FnMut(Batch) -> Result<(), E>,
 ) -> Result<u64, E> {
@@ -111,7 +126,8 @@ pub fn for_each_batch<E: From<RecordError>>(
             }
             for s in samples.of_game(&game) {
                 let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
-                buffer.push((features(&pos), target(s.result, s.score, config.result_weight)));
+                let t = exact_target(tables, &s.position).unwrap_or_else(|| target(s.result, s.score, config.result_weight));
+                buffer.push((features(&pos), t));
                 if buffer.len() >= capacity {
                     emit(&mut buffer, &mut rng, false)?;
                 }
@@ -122,25 +138,36 @@ pub fn for_each_batch<E: From<RecordError>>(
     Ok(count)
 }
 
+/// Sample counts of a run's data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    pub train: u64,
+    pub validation: u64,
+    /// Samples of both parts whose target is exact (from the tables).
+    pub exact: u64,
+}
+
 /// Counts the samples of each part without building them (for progress and
-/// the learning-rate schedule).
-pub fn count(files: &[PathBuf], config: &TrainConfig) -> Result<(u64, u64), RecordError> {
+/// the learning-rate schedule), and those the tables give exact targets.
+pub fn count(files: &[PathBuf], config: &TrainConfig, tables: Option<&dyn EndgameTables>) -> Result<Counts, RecordError> {
     let mut samples = Samples::new(SampleOptions {
         skip_opening: config.skip_opening,
         skip_forced_captures: config.skip_forced_captures,
         dedup: false,
     });
-    let (mut train, mut validation) = (0, 0);
+    let mut counts = Counts::default();
     for file in files {
         for game in RecordReader::open(file)? {
             let game = game?;
-            let n = samples.of_game(&game).len() as u64;
+            let of_game = samples.of_game(&game);
+            let n = of_game.len() as u64;
+            counts.exact += of_game.iter().filter(|s| exact_target(tables, &s.position).is_some()).count() as u64;
             if is_validation(&game.record, config.validation_fraction) {
-                validation += n;
+                counts.validation += n;
             } else {
-                train += n;
+                counts.train += n;
             }
         }
     }
-    Ok((train, validation))
+    Ok(counts)
 }

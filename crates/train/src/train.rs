@@ -59,7 +59,8 @@ struct State {
 
 /// Progress reports.
 pub enum Event<'a> {
-    Counted { train_samples: u64, validation_samples: u64 },
+    /// Samples of each part, and of both those with exact targets from the tables.
+    Counted { train_samples: u64, validation_samples: u64, exact_samples: u64 },
     EpochStart { epoch: usize, epochs: usize },
     Batch { samples: u64, loss: f64 },
     EpochEnd(&'a EpochMetrics),
@@ -135,8 +136,14 @@ pub fn train(
     write_atomic(&config_path, toml::to_string_pretty(&resolved).expect("config serialises").as_bytes())
         .map_err(io(&config_path))?;
 
-    let (train_samples, validation_samples) = count(files, config)?;
-    progress(Event::Counted { train_samples, validation_samples });
+    let tables = match config.tablebase.trim() {
+        "" => None,
+        dir => Some(alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?),
+    };
+    let tables: Option<&dyn alq_engine::EndgameTables> = tables.as_deref().map(|t| t as _);
+    let counts = count(files, config, tables)?;
+    let (train_samples, validation_samples) = (counts.train, counts.validation);
+    progress(Event::Counted { train_samples, validation_samples, exact_samples: counts.exact });
     if train_samples == 0 || validation_samples == 0 {
         return Err(TrainError::Invalid(format!(
             "too little data: {train_samples} training and {validation_samples} validation positions"
@@ -177,7 +184,7 @@ pub fn train(
         let (mut loss_sum, mut seen) = (0.0f64, 0u64);
         let mut lr = config.learning_rate;
         let epoch_seed = fnv1a64(format!("{}:{epoch}", config.seed).as_bytes());
-        for_each_batch::<TrainError>(files, Part::Train, config, epoch_seed, |batch| {
+        for_each_batch::<TrainError>(files, Part::Train, config, tables, epoch_seed, |batch| {
             let step_lr = scheduler.step();
             lr = step_lr.base();
             let loss = batch_loss(&model, &batch, &device);
@@ -190,7 +197,7 @@ pub fn train(
             Ok(())
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        let validation_loss = validate(&model, files, config)?;
+        let validation_loss = validate(&model, files, config, tables)?;
         let metrics = EpochMetrics {
             epoch,
             train_loss: loss_sum / seen.max(1) as f64,
@@ -241,11 +248,16 @@ pub fn training_device() -> Device {
 }
 
 /// The mean validation loss of `model`.
-fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig) -> Result<f64, TrainError> {
+fn validate(
+    model: &ValueNet,
+    files: &[PathBuf],
+    config: &TrainConfig,
+    tables: Option<&dyn alq_engine::EndgameTables>,
+) -> Result<f64, TrainError> {
     let plain = model.valid();
     let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
-    for_each_batch::<TrainError>(files, Part::Validation, config, 0, |batch| {
+    for_each_batch::<TrainError>(files, Part::Validation, config, tables, 0, |batch| {
         let loss: f32 = batch_loss(&plain, &batch, &device).into_scalar();
         sum += loss as f64 * batch.len() as f64;
         n += batch.len() as u64;

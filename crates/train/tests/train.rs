@@ -110,3 +110,43 @@ fn bad_configs_and_data_are_refused() {
     let shipped: TrainConfig = toml::from_str(include_str!("../../../configs/train.toml")).unwrap();
     assert_eq!(shipped, TrainConfig::default(), "the shipped config documents the defaults");
 }
+
+#[test]
+fn tables_give_exact_targets_and_their_share_is_counted() {
+    use alq_engine::Exact;
+    let tb = out_dir("tables");
+    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 4, shard: None }, &mut |_| {}).unwrap();
+    let tables = alq_tablebase::Tablebase::open(&tb).unwrap();
+    let dyn_tables: &dyn alq_engine::EndgameTables = &tables;
+    // Exact targets follow the tables, side to move's view; bigger positions get none.
+    let won: Position = "...../...../...../...../..W.. w".parse().unwrap();
+    assert_eq!(alq_engine::EndgameTables::probe(&tables, &won), Some(Exact::Win(1)));
+    assert_eq!(alq_train::exact_target(Some(dyn_tables), &won), Some(1.0));
+    assert_eq!(alq_train::exact_target(Some(dyn_tables), &won.with_side_to_move(alq_engine::Side::Black)), Some(0.0));
+    assert_eq!(alq_train::exact_target(Some(dyn_tables), &Position::start()), None);
+    assert_eq!(alq_train::exact_target(None, &won), None);
+
+    // Counting with the tables: some samples of real games are covered.
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let config = small_config();
+    let without = alq_train::count(&data, &config, None).unwrap();
+    let with = alq_train::count(&data, &config, Some(dyn_tables)).unwrap();
+    assert_eq!((without.train, without.validation, without.exact), (with.train, with.validation, 0));
+    assert!(with.exact > 0 && with.exact < with.train + with.validation, "{with:?}");
+
+    // A training run with tables reports the share and trains.
+    let out = out_dir("with-tables");
+    let config = TrainConfig { epochs: 1, tablebase: tb.to_string_lossy().into_owned(), ..small_config() };
+    let mut exact = None;
+    train(&config, &data, &out, false, |e| {
+        if let alq_train::Event::Counted { exact_samples, .. } = e {
+            exact = Some(exact_samples);
+        }
+    })
+    .unwrap();
+    assert_eq!(exact, Some(with.exact));
+    // A missing folder is a clear error.
+    let bad = TrainConfig { tablebase: "/no/such/tables".into(), ..small_config() };
+    let err = train(&bad, &data, &out_dir("bad-tables"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("tablebase") && err.contains("/no/such/tables"), "{err}");
+}
