@@ -58,9 +58,13 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     };
     let limits = if limits == Limits::default() { Limits::nodes(200_000) } else { limits };
     let eval = parse_evaluator(&args.eval)?;
-    let engine_name = format!("{}@{limits}", eval.describe());
+    let tables = crate::players::open_tables(args.tb.as_deref())?;
+    let engine_name = match &tables {
+        Some(t) => format!("{}@{limits},tb={}", eval.describe(), t.dir),
+        None => format!("{}@{limits}", eval.describe()),
+    };
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: 64 });
-    crate::players::attach_tables(&mut searcher, crate::players::open_tables(args.tb.as_deref())?.as_ref());
+    crate::players::attach_tables(&mut searcher, tables.as_ref());
     let human = match args.color {
         Color::White => Side::White,
         Color::Black => Side::Black,

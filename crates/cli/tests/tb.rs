@@ -94,3 +94,56 @@ fn bad_input_exits_with_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn analyze_with_tables_prints_the_exact_value_and_accuracy_measures_players() {
+    let dir = built("exact", 5);
+    let tb = dir.to_str().unwrap();
+    // Every move of a 4-piece position leads into the tables: the answer is
+    // the tables' value with its exact distance, and a best move by them.
+    let pos = "..B../...../.W.B./..W../..... w";
+    let probe = stdout(&alq(&["tb", "probe", "--tb", tb, "--position", pos]));
+    let value = probe.lines().next().unwrap().strip_prefix("value ").unwrap().to_string();
+    let out = alq(&["analyze", "--tb", tb, "--position", pos, "--depth", "3", "--eval", "hce"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains(&format!("score {value} ")), "{value}: {text}");
+    let best = text.lines().last().unwrap().strip_prefix("bestmove ").unwrap();
+    assert!(probe.lines().skip(1).any(|l| l == format!("{best} {value}")), "{best} is a best move: {probe}");
+    // A drawn position prints `score draw`.
+    let drawn = "B..../...../...../...../....W w";
+    assert_eq!(stdout(&alq(&["tb", "probe", "--tb", tb, "--position", drawn])).lines().next(), Some("value draw"));
+    let text = stdout(&alq(&["analyze", "--tb", tb, "--position", drawn, "--depth", "3", "--eval", "hce"]));
+    assert!(text.contains("score draw "), "{text}");
+
+    // Endgame accuracy: reproducible, written as JSON, refuses players whose
+    // own tables cover the positions and tables that do not.
+    let json = dir.join("accuracy.json");
+    let run = |player: &str| {
+        alq(&["tb", "accuracy", "--tb", tb, "--pieces", "5", "--positions", "60", "--player", player, "--out", json.to_str().unwrap()])
+    };
+    let out = run("hce@depth=1");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let first = std::fs::read_to_string(&json).unwrap();
+    assert!(first.contains("\"wins\"") && first.contains("\"draws\"") && first.contains("\"pieces\": 5"), "{first}");
+    let text = stdout(&out);
+    assert!(text.contains("wins kept") && text.contains("draws kept"), "{text}");
+    assert!(run("hce@depth=1").status.success());
+    assert_eq!(std::fs::read_to_string(&json).unwrap(), first, "the same seed gives the same result");
+    // Random moves spoil more positions than a searcher does.
+    let kept = |text: &str| -> u64 {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        v["all"]["kept"].as_u64().unwrap()
+    };
+    assert!(run("random").status.success());
+    assert!(kept(&std::fs::read_to_string(&json).unwrap()) < kept(&first), "random keeps fewer values than search");
+    let own = run(&format!("hce@depth=1,tb={tb}"));
+    assert_eq!(own.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&own.stderr).contains("own tables cover"));
+    let big = alq(&["tb", "accuracy", "--tb", tb, "--pieces", "6", "--positions", "5", "--player", "hce@depth=1"]);
+    assert_eq!(big.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&big.stderr).contains("do not cover 6 pieces"));
+    let missing = alq(&["analyze", "--tb", "/no/such/folder", "--depth", "1"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("/no/such/folder"));
+}
