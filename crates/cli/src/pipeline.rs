@@ -117,8 +117,9 @@ pub struct PipelineConfig {
     pub selfplay: SelfplayConfig,
     /// Training of every candidate (seed offset by the generation).
     pub train: TrainConfig,
-    /// Candidate against the best player: promoted when the SPRT accepts H1,
-    /// or, if it stays undecided, when the Elo interval lies above zero.
+    /// Candidate against the best player: promoted when the SPRT accepts H1
+    /// (a match that ends undecided does not promote), or, for a fixed-length
+    /// gate without an SPRT, when the Elo interval lies above zero.
     pub gate: MatchStage,
     /// Each candidate against generation 0 (the handcrafted player).
     pub evaluation: MatchStage,
@@ -266,11 +267,7 @@ impl StageResult {
     }
 
     fn promotes(&self) -> bool {
-        match self.decision {
-            Some(SprtDecision::AcceptH1) => true,
-            Some(SprtDecision::AcceptH0) => false,
-            _ => self.elo_ci95[0] > 0.0,
-        }
+        alq_selfplay::gate_passes(self.decision, (self.elo_ci95[0], self.elo_ci95[1]))
     }
 }
 

@@ -34,7 +34,7 @@ pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, G
 pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;
 pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec};
-pub use stats::{Sprt, SprtDecision, SprtState, Tally};
+pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 
 /// The network shipped with the program (trained by `alq pipeline` with

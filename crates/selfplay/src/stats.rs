@@ -69,14 +69,20 @@ impl Tally {
 
     /// Mean and variance of the per-game score, estimated from pairs when
     /// there are any (which accounts for the correlation within a pair), or
-    /// from single games otherwise.
+    /// from single games otherwise. The pair counts get z²/4 pseudo-pairs at
+    /// each extreme (as the Wilson interval does for a proportion), so that
+    /// a match whose pairs all scored alike still has an interval of honest
+    /// width; their weight fades as pairs accumulate.
     fn mean_and_variance_per_game(&self) -> (f64, f64) {
         let pairs = self.pairs();
         if pairs >= 2 {
-            let n = pairs as f64;
-            let mean: f64 = (0..5).map(|k| self.pentanomial[k] as f64 * k as f64 / 4.0).sum::<f64>() / n;
-            let var: f64 =
-                (0..5).map(|k| self.pentanomial[k] as f64 * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>() / n;
+            let pseudo = 1.959964f64.powi(2) / 4.0;
+            let mut counts: [f64; 5] = self.pentanomial.map(|c| c as f64);
+            counts[0] += pseudo;
+            counts[4] += pseudo;
+            let n: f64 = counts.iter().sum();
+            let mean: f64 = (0..5).map(|k| counts[k] * k as f64 / 4.0).sum::<f64>() / n;
+            let var: f64 = (0..5).map(|k| counts[k] * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>() / n;
             // A pair's average has the variance of two games' mean.
             (mean, var * 2.0)
         } else {
@@ -152,24 +158,24 @@ impl Sprt {
         Ok(sprt)
     }
 
-    /// The log-likelihood ratio of the pairs so far (generalised SPRT on the
-    /// pentanomial distribution, normal approximation), with its bounds.
+    /// The log-likelihood ratio of the pairs so far, with its bounds: the
+    /// generalised SPRT on the pentanomial distribution as fishtest computes
+    /// it. The pair counts are regularised (an empty category counts 10⁻³),
+    /// and for each hypothesis the distribution of largest likelihood whose
+    /// mean is that hypothesis' expected score is found exactly
+    /// ([`constrained_mle`]); the ratio compares the two.
     pub fn state(&self, tally: &Tally) -> SprtState {
         let lower = (self.beta / (1.0 - self.alpha)).ln();
         let upper = ((1.0 - self.beta) / self.alpha).ln();
-        let pairs = tally.pairs();
-        let llr = if pairs < 2 {
+        let llr = if tally.pairs() == 0 {
             0.0
         } else {
-            let n = pairs as f64;
-            let mean: f64 = (0..5).map(|k| tally.pentanomial[k] as f64 * k as f64 / 4.0).sum::<f64>() / n;
-            let var: f64 =
-                (0..5).map(|k| tally.pentanomial[k] as f64 * (k as f64 / 4.0 - mean).powi(2)).sum::<f64>() / n;
-            // With no spread at all the evidence is as strong as one game can
-            // be; a small floor keeps the ratio finite.
-            let var = var.max(1e-3);
+            let counts: [f64; 5] = tally.pentanomial.map(|c| if c == 0 { 1e-3 } else { c as f64 });
+            let n: f64 = counts.iter().sum();
+            let p = counts.map(|c| c / n);
             let (s0, s1) = (score_from_elo(self.elo0), score_from_elo(self.elo1));
-            n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
+            let (q0, q1) = (constrained_mle(&p, s0), constrained_mle(&p, s1));
+            (0..5).map(|k| counts[k] * (q1[k] / q0[k]).ln()).sum()
         };
         let decision = if llr >= upper {
             SprtDecision::AcceptH1
@@ -180,6 +186,48 @@ impl Sprt {
         };
         SprtState { llr, lower, upper, decision }
     }
+}
+
+/// Whether a gate match promotes the candidate: with an SPRT, only when it
+/// accepts H1 (a match that ends undecided does not promote, so that wrong
+/// promotions stay at the test's alpha); a fixed-length match without one
+/// promotes when the Elo interval lies above zero.
+pub fn gate_passes(decision: Option<SprtDecision>, elo_ci95: (f64, f64)) -> bool {
+    match decision {
+        Some(d) => d == SprtDecision::AcceptH1,
+        None => elo_ci95.0 > 0.0,
+    }
+}
+
+/// Pair scores per game, for the pentanomial categories 0, ½, 1, 1½, 2 points.
+const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
+
+/// The distribution `q` over the pentanomial categories that maximises the
+/// likelihood of the observed frequencies `p` subject to a mean score of
+/// `s`: `q_k = p_k / (1 + λ (x_k - s))`, with λ the root of
+/// `Σ p_k (x_k - s) / (1 + λ (x_k - s)) = 0` (found by bisection: the sum
+/// falls as λ grows, between the poles where a weight would turn negative).
+/// Needs every `p_k > 0` and `0 < s < 1`.
+pub fn constrained_mle(p: &[f64; 5], s: f64) -> [f64; 5] {
+    let x = PAIR_SCORES;
+    let f = |lambda: f64| (0..5).map(|k| p[k] * (x[k] - s) / (1.0 + lambda * (x[k] - s))).sum::<f64>();
+    // 1 + λ (x - s) > 0 for x in [0, 1]: λ in (-1 / (1 - s), 1 / s).
+    let (mut lo, mut hi) = (-1.0 / (1.0 - s), 1.0 / s);
+    let margin = 1e-12;
+    lo += margin * (hi - lo);
+    hi -= margin * (hi - lo);
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if f(mid) > 0.0 {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let lambda = 0.5 * (lo + hi);
+    let q: [f64; 5] = std::array::from_fn(|k| p[k] / (1.0 + lambda * (x[k] - s)));
+    let total: f64 = q.iter().sum();
+    q.map(|v| v / total)
 }
 
 #[cfg(test)]
@@ -227,5 +275,101 @@ mod tests {
         assert!(Sprt::parse("0,5,0.9,0.05").is_err());
         assert!(Sprt::parse("x,5").is_err());
         assert_eq!(Sprt::parse("0,5,0.1,0.2").unwrap().beta, 0.2);
+    }
+
+    #[test]
+    fn a_few_alike_pairs_decide_nothing() {
+        // Found in a review: two pairs of 1.5 points accepted H1 at 0,5, and
+        // hce against greedy stopped after 3 pairs.
+        let mut t = Tally::default();
+        t.add_pair(1.0, 0.5);
+        t.add_pair(0.5, 1.0);
+        assert_eq!(t.pentanomial, [0, 0, 0, 2, 0]);
+        let sprt = Sprt::parse("0,5").unwrap();
+        assert_eq!(sprt.state(&t).decision, SprtDecision::Continue, "{:?}", sprt.state(&t));
+        let mut sweep = Tally::default();
+        for _ in 0..3 {
+            sweep.add_pair(1.0, 1.0);
+        }
+        assert_eq!(sprt.state(&sweep).decision, SprtDecision::Continue);
+        // Many such pairs do decide (at 0,5 the test weighs a score near 0.5
+        // against one 5 Elo higher: a sweep needs about 300 pairs).
+        for _ in 0..300 {
+            sweep.add_pair(1.0, 1.0);
+        }
+        assert_eq!(sprt.state(&sweep).decision, SprtDecision::AcceptH1);
+    }
+
+    #[test]
+    fn constrained_mle_has_the_asked_mean_and_keeps_the_shape() {
+        let p = [0.1, 0.2, 0.4, 0.2, 0.1];
+        for s in [0.3, 0.5, 0.62] {
+            let q = constrained_mle(&p, s);
+            let mean: f64 = (0..5).map(|k| q[k] * PAIR_SCORES[k]).sum();
+            assert!((mean - s).abs() < 1e-9, "{s}: {mean}");
+            assert!((q.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        }
+        // Asking for the observed mean returns the observation.
+        let q = constrained_mle(&p, 0.5);
+        assert!(p.iter().zip(q).all(|(a, b)| (a - b).abs() < 1e-9), "{q:?}");
+    }
+
+    #[test]
+    fn alike_pairs_get_an_interval_of_honest_width() {
+        let mut t = Tally::default();
+        for _ in 0..100 {
+            t.add_pair(0.5, 0.5);
+        }
+        let (lo, hi) = t.elo_ci95();
+        assert!(lo < -5.0 && hi > 5.0, "100 drawn pairs do not pin the Elo to zero: [{lo}, {hi}]");
+        assert!(lo > -60.0 && hi < 60.0, "but they narrow it: [{lo}, {hi}]");
+    }
+
+    /// Plays `runs` seeded gate matches of at most `max_pairs` pairs whose
+    /// pair results are drawn from `dist` (pentanomial probabilities), and
+    /// returns the share that promoted the candidate.
+    fn promotion_rate(sprt: Sprt, dist: [f64; 5], runs: usize, max_pairs: usize, seed: u64) -> f64 {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let mut promoted = 0;
+        for _ in 0..runs {
+            let mut t = Tally::default();
+            let mut decision = SprtDecision::Continue;
+            for _ in 0..max_pairs {
+                let mut u: f64 = rng.gen();
+                let k = (0..5).find(|&k| {
+                    u -= dist[k];
+                    u < 0.0
+                });
+                t.pentanomial[k.unwrap_or(4)] += 1;
+                decision = sprt.state(&t).decision;
+                if decision != SprtDecision::Continue {
+                    break;
+                }
+            }
+            let (lo, hi) = t.elo_ci95();
+            if gate_passes(Some(decision), (lo, hi)) {
+                promoted += 1;
+            }
+        }
+        promoted as f64 / runs as f64
+    }
+
+    #[test]
+    fn the_gate_promotes_a_candidate_no_better_than_elo0_at_most_alpha_of_the_time() {
+        // Draw-heavy pairs with mean 0.5 (true Elo 0 = elo0), as in the
+        // pipeline's gate: 0,20, at most 200 pairs (400 games).
+        let sprt = Sprt::parse("0,20").unwrap();
+        let even = [0.03, 0.17, 0.6, 0.17, 0.03];
+        let runs = 2000;
+        let rate = promotion_rate(sprt, even, runs, 200, 7);
+        let sigma = (0.05f64 * 0.95 / runs as f64).sqrt();
+        assert!(rate <= 0.05 + 3.0 * sigma, "wrong promotions {rate} exceed alpha");
+        // Without truncation the error rate is alpha itself, within sampling error.
+        let untruncated = promotion_rate(sprt, even, runs, 20_000, 8);
+        assert!((untruncated - 0.05).abs() < 3.0 * sigma + 0.01, "{untruncated}");
+        // A clearly stronger candidate (about +70 Elo) is promoted nearly always.
+        let strong = [0.01, 0.09, 0.55, 0.27, 0.08];
+        assert!(promotion_rate(sprt, strong, 300, 200, 9) > 0.9);
     }
 }
