@@ -25,6 +25,7 @@
 //! ```
 
 mod collect;
+mod exact;
 mod html;
 mod plots;
 mod stats;
@@ -36,6 +37,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use exact::{exact_from_book, exact_from_tables};
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TreeNode};
 pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
 pub use study::{StudyInput, StudyRung, StudySummary};

@@ -64,6 +64,39 @@ pub fn build(
         .collect()
 }
 
+/// Replaces every entry's `exact_value` by what the proof search proves
+/// (`alq openings --solve`): `win D`, `loss D`, `draw` (game-theoretic values,
+/// side to move's view, as the tablebases define them), `win ≤ D` / `loss ≤ D`
+/// for a proven result whose distance is only bounded, empty when `budget`
+/// does not suffice. Deepest positions first, one solver per worker thread,
+/// so that proofs of deeper positions serve as leaves for shallower ones.
+/// `on_done` is called after each position.
+pub fn solve_exact(
+    entries: &mut [BookEntry],
+    tb: Option<&alq_tablebase::Tablebase>,
+    budget: &alq_solver::Budget,
+    on_done: impl Fn() + Sync,
+) -> Result<(), alq_solver::SolveError> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
+    let positions: Vec<Position> = entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let values = order
+        .par_iter()
+        .map_init(
+            || alq_solver::Solver::new(tb),
+            |solver, &i| {
+                let r = solver.solve(&positions[i], budget);
+                on_done();
+                r.map(|r| (i, r.proof))
+            },
+        )
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, proof) in values {
+        entries[i].exact_value = if proof.is_proven() { proof.to_string() } else { String::new() };
+    }
+    Ok(())
+}
+
 /// The book as CSV text.
 pub fn to_csv(entries: &[BookEntry]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
