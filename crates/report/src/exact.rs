@@ -87,7 +87,7 @@ mod tests {
         assert_eq!(values.len(), 1);
         assert_eq!(values["d2-c3"], "draw");
         std::fs::write(&book, "a,b\n1,2\n").unwrap();
-        assert!(exact_from_book(&book).unwrap_err().to_string().contains("exact_value"));
+        assert!(exact_from_book(&book).unwrap_err().to_string().contains("not an opening book"));
         assert!(exact_from_book(&dir.join("missing.csv")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
