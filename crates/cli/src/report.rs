@@ -127,6 +127,9 @@ pub struct OpeningsArgs {
     /// Positions the solver may expand per book position (with --solve).
     #[arg(long, value_name = "N", default_value_t = 100_000, requires = "solve")]
     solve_nodes: u64,
+    /// Memory per solver in MiB (one solver per worker thread, with --solve).
+    #[arg(long, value_name = "MB", default_value_t = 256, requires = "solve")]
+    solve_hash: usize,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -195,7 +198,10 @@ fn solve_book(args: &OpeningsArgs, entries: &mut [book::BookEntry], pool: &rayon
         ),
         None => None,
     };
-    let budget = alq_solver::Budget::nodes(args.solve_nodes);
+    if args.solve_hash == 0 {
+        bail!("--solve-hash must be at least 1 MiB");
+    }
+    let budget = alq_solver::Budget { memory_bytes: args.solve_hash.saturating_mul(1 << 20), ..alq_solver::Budget::nodes(args.solve_nodes) };
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(entries.len() as u64) };
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] solving {bar:30} {pos}/{len} positions, eta {eta}")

@@ -8,6 +8,7 @@
 //! once with the worst; the true value lies between the two (see the README).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use alq_engine::{Bitboard, Position, Side};
 use alq_tablebase::Value;
@@ -35,6 +36,31 @@ fn side_of(key: u64) -> Side {
     }
 }
 
+/// A hasher for position keys (51-bit integers): a multiply and a fold,
+/// several times faster than the standard SipHash on the solver's maps.
+#[derive(Default, Clone, Copy)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^ (h >> 32)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 ^= n;
+    }
+}
+
+/// A hash map keyed by position keys.
+pub type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+
 /// What is known of a node before the analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -61,7 +87,7 @@ pub struct Graph {
     pub keys: Vec<u64>,
     pub kinds: Vec<Kind>,
     pub edges: Vec<u32>,
-    index: HashMap<u64, u32>,
+    index: KeyMap<u32>,
 }
 
 /// Bytes one node costs in [`Graph`] (key, kind, hash map slot with its

@@ -27,7 +27,7 @@
 mod graph;
 mod resume;
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -37,7 +37,7 @@ use alq_tablebase::{Tablebase, TbError, Value};
 use thiserror::Error;
 
 pub use graph::{key, position};
-use graph::{Frontier, Graph, Kind, Predecessors};
+use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};
 pub use resume::{load_state, save_state, SavedState};
 
 /// Errors of the solver. File errors name the file.
@@ -154,10 +154,10 @@ pub struct Progress {
 /// as leaves.
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
-    proven: HashMap<u64, Value>,
+    proven: KeyMap<Value>,
     /// Positions expanded by earlier searches whose value is not proven yet
     /// (kept for `save_state`; expanded again before a resumed search).
-    expanded: HashSet<u64>,
+    expanded: KeyMap<()>,
     /// Whether to keep `expanded` (only needed for a resume).
     keep_expanded: bool,
     /// Most proven values kept (16 bytes or more each).
@@ -168,7 +168,7 @@ impl<'a> Solver<'a> {
     /// A solver; with a tablebase, positions it covers are leaves with the
     /// table's exact value.
     pub fn new(tb: Option<&'a Tablebase>) -> Solver<'a> {
-        Solver { tb, proven: HashMap::new(), expanded: HashSet::new(), keep_expanded: false, max_proven: 8_000_000 }
+        Solver { tb, proven: KeyMap::default(), expanded: KeyMap::default(), keep_expanded: false, max_proven: 8_000_000 }
     }
 
     /// Keep the positions expanded without a proof, so that [`Solver::state`]
@@ -198,7 +198,7 @@ impl<'a> Solver<'a> {
     pub fn state(&self) -> SavedState {
         let mut proven: Vec<(u64, Value)> = self.proven.iter().map(|(&k, &v)| (k, v)).collect();
         proven.sort_unstable_by_key(|&(k, _)| k);
-        let mut expanded: Vec<u64> = self.expanded.iter().copied().collect();
+        let mut expanded: Vec<u64> = self.expanded.keys().copied().collect();
         expanded.sort_unstable();
         SavedState { proven, expanded }
     }
@@ -206,7 +206,7 @@ impl<'a> Solver<'a> {
     /// Adds a saved state (see [`Solver::state`]).
     pub fn restore(&mut self, state: SavedState) {
         self.proven.extend(state.proven);
-        self.expanded.extend(state.expanded);
+        self.expanded.extend(state.expanded.into_iter().map(|k| (k, ())));
     }
 
     /// The value of a position by the tables or earlier proofs, if known,
@@ -253,7 +253,7 @@ impl<'a> Solver<'a> {
                     continue;
                 }
                 let k = g.keys[node as usize];
-                let is_restored = self.expanded.contains(&k);
+                let is_restored = self.expanded.contains_key(&k);
                 if !is_restored {
                     let over_nodes = budget.nodes.is_some_and(|n| nodes >= n);
                     let over_time = nodes % 256 == 0 && budget.time.is_some_and(|t| start.elapsed() >= t);
@@ -301,7 +301,7 @@ impl<'a> Solver<'a> {
                     }
                     self.expanded.remove(&k);
                 } else if self.keep_expanded {
-                    self.expanded.insert(k);
+                    self.expanded.insert(k, ());
                 }
             }
         }
