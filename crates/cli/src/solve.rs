@@ -24,6 +24,10 @@ pub struct SolveArgs {
     /// Position text, ranks 5 to 1 then the side to move (default: the start).
     #[arg(long, value_name = "TEXT")]
     position: Option<String>,
+    /// Moves to play from the position first, space-separated (`d2-c3 d4xd2`):
+    /// solve the position a game line reaches.
+    #[arg(long, value_name = "LINE")]
+    moves: Option<String>,
     /// Tablebase folder: positions it covers are leaves with their exact value.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
@@ -47,7 +51,11 @@ pub struct SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let pos = crate::parse_position(args.position.as_deref())?;
+    let mut pos = crate::parse_position(args.position.as_deref())?;
+    for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
+        let mv = pos.parse_move(text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
+        pos = pos.play(mv);
+    }
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }

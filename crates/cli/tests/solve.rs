@@ -28,6 +28,9 @@ fn solve_prints_the_value_last_with_nodes_time_memory_and_move() {
     assert_eq!(text.lines().last(), Some("value win 7"), "{text}");
     assert!(text.contains("\nnodes ") && text.contains(" time ") && text.contains(" memory "), "{text}");
     assert!(text.contains("bestmove "), "{text}");
+    // --moves plays a line first: after the line the position is printed.
+    let out = alq(&["solve", "--moves", "d2-c3 d4xd2", "--nodes", "10", "--quiet"]);
+    assert!(stdout(&out).starts_with("position BBBBB/BBB.B/BBW.W/WWWBW/WWWWW w\n"), "{}", stdout(&out));
     // A budget too small for the start.
     let out = alq(&["solve", "--nodes", "500", "--quiet"]);
     assert!(out.status.success());
@@ -41,6 +44,7 @@ fn solve_refuses_bad_input_without_panicking() {
         &["solve", "--tb", "/no/such/folder"],
         &["solve", "--hash", "0"],
         &["solve", "--nodes", "5", "--movetime", "5"],
+        &["solve", "--moves", "d2-c3 c3-c4"],
     ] {
         let out = alq(args);
         assert!(!out.status.success(), "{args:?}");
