@@ -106,6 +106,18 @@ impl Graph {
         self.keys.capacity() * BYTES_PER_NODE + self.edges.capacity() * 8
     }
 
+    /// [`Graph::memory_bytes`] after the next expansion, counting the
+    /// doubling of a table that is about to fill up, plus what an analysis
+    /// adds: the figure the memory budget is checked against, so that the
+    /// graph does not overshoot it by a doubling.
+    pub fn memory_bytes_next(&self) -> usize {
+        let grown = |len: usize, cap: usize| if len + 64 >= cap { 2 * cap.max(64) } else { cap };
+        grown(self.keys.len(), self.keys.capacity()) * BYTES_PER_NODE
+            + grown(self.edges.len(), self.edges.capacity()) * 8
+            + self.edges.len() * 4
+            + self.len() * 16
+    }
+
     pub fn find(&self, key: u64) -> Option<u32> {
         self.index.get(&key).copied()
     }

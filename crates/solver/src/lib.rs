@@ -257,7 +257,7 @@ impl<'a> Solver<'a> {
                 if !is_restored {
                     let over_nodes = budget.nodes.is_some_and(|n| nodes >= n);
                     let over_time = nodes % 256 == 0 && budget.time.is_some_and(|t| start.elapsed() >= t);
-                    if over_nodes || over_time || g.memory_bytes() >= budget.memory_bytes {
+                    if over_nodes || over_time || g.memory_bytes_next() >= budget.memory_bytes {
                         out_of_budget = true;
                         queue.push_front(node);
                         break;
