@@ -256,7 +256,7 @@ impl<'a> Solver<'a> {
                 let is_restored = self.expanded.contains_key(&k);
                 if !is_restored {
                     let over_nodes = budget.nodes.is_some_and(|n| nodes >= n);
-                    let over_time = nodes % 256 == 0 && budget.time.is_some_and(|t| start.elapsed() >= t);
+                    let over_time = nodes.is_multiple_of(256) && budget.time.is_some_and(|t| start.elapsed() >= t);
                     if over_nodes || over_time || g.memory_bytes_next() >= budget.memory_bytes {
                         out_of_budget = true;
                         queue.push_front(node);
