@@ -20,6 +20,7 @@ mod play;
 mod players;
 mod report;
 mod selfplay;
+mod solve;
 mod study;
 mod tb;
 mod train;
@@ -70,6 +71,8 @@ enum Command {
     Train(train::TrainArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
     Bench(bench::BenchArgs),
+    /// Prove a position's exact value (win/loss distance or draw) by a proof search.
+    Solve(solve::SolveArgs),
     /// Endgame tablebases: build, probe, stats, verify.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -99,6 +102,7 @@ fn main() -> ExitCode {
         Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),
         Command::Openings(args) => report::openings(args),
+        Command::Solve(args) => solve::run(args),
         Command::Tb(cmd) => tb::run(cmd),
     };
     match result {

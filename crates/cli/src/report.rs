@@ -26,6 +26,13 @@ pub struct ReportArgs {
     /// White's score by playing strength.
     #[arg(long, value_name = "DIR")]
     study: Option<PathBuf>,
+    /// A solved opening book (`alq openings --solve`): its proven values fill
+    /// `exact_value` of the first-move table and openings.csv.
+    #[arg(long, value_name = "FILE")]
+    book: Option<PathBuf>,
+    /// Tablebase folder: lines whose position it covers get the table's value.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
     /// Worker threads for replaying games (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -49,6 +56,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     let collected = pool.install(|| alq_report::collect(&files, args.depth, |n| bar.set_position(n)))?;
     bar.finish_and_clear();
     let mut report = alq_report::Report::new(&collected, &files, &Default::default());
+    fill_exact(&mut report, args.book.as_deref(), args.tb.as_deref())?;
     if let Some(dir) = &args.study {
         report = report.with_study(alq_report::StudySummary::read(dir)?);
     }
@@ -107,6 +115,22 @@ pub struct OpeningsArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    /// Prove every position with the proof search (`alq solve`): `exact_value`
+    /// becomes the game-theoretic value (`win D`, `loss D`, `draw`, `win ≤ D`
+    /// for a bound; side to move's view), empty where the budget does not
+    /// suffice.
+    #[arg(long)]
+    solve: bool,
+    /// Endgame tables (a folder built by `alq tb build`): the search of every
+    /// position uses them, and so does the proof search of --solve.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// Positions the solver may expand per book position (with --solve).
+    #[arg(long, value_name = "N", default_value_t = 100_000, requires = "solve")]
+    solve_nodes: u64,
+    /// Memory per solver in MiB (one solver per worker thread, with --solve).
+    #[arg(long, value_name = "MB", default_value_t = 256, requires = "solve")]
+    solve_hash: usize,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -127,13 +151,17 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
     );
     let done = AtomicU64::new(0);
     let pool = crate::thread_pool(args.threads)?;
+    let tables = crate::players::open_tables(args.tb.as_deref())?;
     let entries = pool.install(|| {
-        book::build(args.depth, &eval, limits, || {
+        book::build(args.depth, &eval, limits, tables.as_ref(), || {
             bar.set_position(done.fetch_add(1, Ordering::Relaxed) + 1);
         })
     });
     bar.finish_and_clear();
     let mut entries = entries;
+    if args.solve {
+        solve_book(&args, &mut entries, &pool)?;
+    }
     if let Some(cp) = args.balanced {
         let depth = args.depth as usize;
         entries.retain(|e| {
@@ -148,5 +176,51 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let proven = entries.iter().filter(|e| !e.exact_value.is_empty()).count();
     eprintln!("{} positions ({proven} with a proven value) written to {}", entries.len(), args.out.display());
+    Ok(())
+}
+
+/// `alq report --book/--tb`: exact values of the opening lines (the book's
+/// first, the tables' where the book has none).
+fn fill_exact(report: &mut alq_report::Report, book: Option<&std::path::Path>, tb: Option<&std::path::Path>) -> anyhow::Result<()> {
+    if let Some(dir) = tb {
+        let tb = alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+        report.fill_exact(&alq_report::exact_from_tables(report, &tb)?);
+    }
+    if let Some(path) = book {
+        report.fill_exact(&alq_report::exact_from_book(path)?);
+    }
+    Ok(())
+}
+
+/// `alq openings --solve`: the proof search over every book position.
+fn solve_book(args: &OpeningsArgs, entries: &mut [book::BookEntry], pool: &rayon::ThreadPool) -> anyhow::Result<()> {
+    let tb = match &args.tb {
+        Some(dir) => Some(
+            alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?,
+        ),
+        None => None,
+    };
+    if args.solve_hash == 0 {
+        bail!("--solve-hash must be at least 1 MiB");
+    }
+    let budget = alq_solver::Budget { memory_bytes: args.solve_hash.saturating_mul(1 << 20), ..alq_solver::Budget::nodes(args.solve_nodes) };
+    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(entries.len() as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] solving {bar:30} {pos}/{len} positions, eta {eta}")
+            .expect("valid template"),
+    );
+    let started = std::time::Instant::now();
+    pool.install(|| book::solve_exact(entries, tb.as_ref(), &budget, || bar.inc(1)))?;
+    bar.finish_and_clear();
+    let mut by_depth = std::collections::BTreeMap::<usize, (usize, usize)>::new();
+    for e in entries.iter() {
+        let slot = by_depth.entry(e.plies).or_default();
+        slot.0 += 1;
+        slot.1 += usize::from(!e.exact_value.is_empty());
+    }
+    eprintln!("solved in {:.1} s ({} nodes per position):", started.elapsed().as_secs_f64(), args.solve_nodes);
+    for (plies, (n, proven)) in by_depth {
+        eprintln!("  ply {plies}: {proven} of {n} positions proven");
+    }
     Ok(())
 }

@@ -25,6 +25,7 @@
 //! ```
 
 mod collect;
+mod exact;
 mod html;
 mod plots;
 mod stats;
@@ -37,6 +38,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
+pub use exact::{exact_from_book, exact_from_tables};
 pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
 pub use study::{StudyInput, StudyRung, StudySummary};
 

@@ -28,11 +28,13 @@ pub use crate::openings::tree as positions;
 
 /// Evaluates every position up to `depth` plies with `eval` at `limits`
 /// (a fresh searcher each, in parallel; deterministic for node or depth
-/// limits). `on_done` is called after each position.
+/// limits), searching with `tables` when given. `on_done` is called after
+/// each position.
 pub fn build(
     depth: u32,
     eval: &EvalSpec,
     limits: alq_engine::Limits,
+    tables: Option<&crate::TablesSpec>,
     on_done: impl Fn() + Sync,
 ) -> Vec<BookEntry> {
     let positions = positions(depth);
@@ -48,6 +50,7 @@ pub fn build(
                 (Score::Loss(0), None)
             } else {
                 let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 8 });
+                searcher.set_tables(tables.map(|t| std::sync::Arc::clone(&t.tables)));
                 let r = searcher.search(&game, limits, |_| {});
                 (r.score, r.best)
             };
@@ -62,6 +65,39 @@ pub fn build(
             }
         })
         .collect()
+}
+
+/// Replaces every entry's `exact_value` by what the proof search proves
+/// (`alq openings --solve`): `win D`, `loss D`, `draw` (game-theoretic values,
+/// side to move's view, as the tablebases define them), `win ≤ D` / `loss ≤ D`
+/// for a proven result whose distance is only bounded, empty when `budget`
+/// does not suffice. Deepest positions first, one solver per worker thread,
+/// so that proofs of deeper positions serve as leaves for shallower ones.
+/// `on_done` is called after each position.
+pub fn solve_exact(
+    entries: &mut [BookEntry],
+    tb: Option<&alq_tablebase::Tablebase>,
+    budget: &alq_solver::Budget,
+    on_done: impl Fn() + Sync,
+) -> Result<(), alq_solver::SolveError> {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
+    let positions: Vec<Position> = entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let values = order
+        .par_iter()
+        .map_init(
+            || alq_solver::Solver::new(tb),
+            |solver, &i| {
+                let r = solver.solve(&positions[i], budget);
+                on_done();
+                r.map(|r| (i, r.proof))
+            },
+        )
+        .collect::<Result<Vec<_>, _>>()?;
+    for (i, proof) in values {
+        entries[i].exact_value = if proof.is_proven() { proof.to_string() } else { String::new() };
+    }
+    Ok(())
 }
 
 /// The book as CSV text.

@@ -1,0 +1,151 @@
+//! The solver's state file, for `--resume`: what earlier searches proved and
+//! which positions they expanded without a proof.
+//!
+//! All integers little-endian:
+//!
+//! | size | field |
+//! | --- | --- |
+//! | 8 | magic `ALQSOLV\n` |
+//! | 4 | format version (1) |
+//! | 8 | number P of proven positions |
+//! | 8 | number E of expanded, unproven positions |
+//! | P × 10 | position key (8 bytes, see [`crate::key`]) and value (2 bytes: 0 = draw, else distance + 1; odd distances win) |
+//! | E × 8 | position key |
+//! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
+//!
+//! The file is written to a temporary name in the same folder and renamed,
+//! so a file with the final name is always complete.
+
+use std::path::Path;
+
+use alq_tablebase::{checksum, Value};
+
+use crate::SolveError;
+
+const MAGIC: [u8; 8] = *b"ALQSOLV\n";
+const VERSION: u32 = 1;
+/// Highest key a position can have (51 bits).
+const KEY_LIMIT: u64 = 1 << 51;
+
+/// What a solver saves: proven values, and expanded positions without one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SavedState {
+    pub proven: Vec<(u64, Value)>,
+    pub expanded: Vec<u64>,
+}
+
+fn encode(v: Value) -> u16 {
+    match v {
+        Value::Draw => 0,
+        Value::Win(d) | Value::Loss(d) => d.saturating_add(1),
+    }
+}
+
+fn decode(x: u16) -> Value {
+    match x {
+        0 => Value::Draw,
+        x if (x - 1) % 2 == 1 => Value::Win(x - 1),
+        x => Value::Loss(x - 1),
+    }
+}
+
+/// Writes `state` to `path` atomically (temporary file, then rename).
+pub fn save_state(path: &Path, state: &SavedState) -> Result<(), SolveError> {
+    let mut bytes = Vec::with_capacity(36 + state.proven.len() * 10 + state.expanded.len() * 8);
+    bytes.extend_from_slice(&MAGIC);
+    bytes.extend_from_slice(&VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(state.proven.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&(state.expanded.len() as u64).to_le_bytes());
+    for &(k, v) in &state.proven {
+        bytes.extend_from_slice(&k.to_le_bytes());
+        bytes.extend_from_slice(&encode(v).to_le_bytes());
+    }
+    for k in &state.expanded {
+        bytes.extend_from_slice(&k.to_le_bytes());
+    }
+    let sum = checksum(&[&bytes]);
+    bytes.extend_from_slice(&sum.to_le_bytes());
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "state".into());
+    let tmp = path.with_file_name(format!(".{name}.tmp.{}", std::process::id()));
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| SolveError::Io { path: p, source }
+    };
+    std::fs::write(&tmp, &bytes).map_err(io(&tmp))?;
+    std::fs::rename(&tmp, path).map_err(io(path))
+}
+
+/// Reads a state written by [`save_state`]; damaged or foreign files are
+/// refused with an error that names the file.
+pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
+    let bytes = std::fs::read(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+    let bad = |reason: &str| SolveError::BadFile { path: path.to_path_buf(), reason: reason.to_string() };
+    if bytes.len() < 36 || bytes[..8] != MAGIC {
+        return Err(bad("bad magic number"));
+    }
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+    if version != VERSION {
+        return Err(bad(&format!("format version {version}, this program reads version {VERSION}")));
+    }
+    let (p, e) = (u64_at(12), u64_at(20));
+    let expected = p.checked_mul(10).and_then(|x| e.checked_mul(8).and_then(|y| x.checked_add(y))).and_then(|x| x.checked_add(36));
+    if expected != Some(bytes.len() as u64) {
+        return Err(bad(&format!("truncated or too long: {} bytes", bytes.len())));
+    }
+    let body = bytes.len() - 8;
+    if checksum(&[&bytes[..body]]) != u64_at(body) {
+        return Err(bad("checksum mismatch (the file is damaged)"));
+    }
+    let mut state = SavedState::default();
+    let mut at = 28;
+    for _ in 0..p {
+        let k = u64_at(at);
+        let v = u16::from_le_bytes(bytes[at + 8..at + 10].try_into().expect("2 bytes"));
+        if k >= KEY_LIMIT {
+            return Err(bad("a position key is out of range"));
+        }
+        state.proven.push((k, decode(v)));
+        at += 10;
+    }
+    for _ in 0..e {
+        let k = u64_at(at);
+        if k >= KEY_LIMIT {
+            return Err(bad("a position key is out of range"));
+        }
+        state.expanded.push(k);
+        at += 8;
+    }
+    Ok(state)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_round_trip() {
+        for v in [Value::Draw, Value::Win(1), Value::Loss(0), Value::Loss(300), Value::Win(83)] {
+            assert_eq!(decode(encode(v)), v);
+        }
+    }
+
+    #[test]
+    fn state_round_trips_and_damage_is_refused() {
+        let dir = std::env::temp_dir().join(format!("alq-solver-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.bin");
+        let state = SavedState { proven: vec![(5, Value::Win(3)), (1 << 50, Value::Draw)], expanded: vec![7, 9] };
+        save_state(&path, &state).unwrap();
+        assert_eq!(load_state(&path).unwrap(), state);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[30] ^= 1;
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(load_state(&path), Err(SolveError::BadFile { .. })));
+        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+        assert!(load_state(&path).unwrap_err().to_string().contains("truncated"));
+        std::fs::write(&path, b"hello").unwrap();
+        assert!(load_state(&path).unwrap_err().to_string().contains("magic"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

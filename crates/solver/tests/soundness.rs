@@ -1,0 +1,236 @@
+//! The solver against the tablebases: without tables, `solve` must return
+//! exactly the tables' values (distance included) on random positions.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use alq_engine::{Bitboard, Position, Side};
+use alq_solver::{key, load_state, position, save_state, Budget, Proof, Solver};
+use alq_tablebase::{build, BuildOptions, Tablebase, Value};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Tables with ≤ 6 pieces, built once per test binary (about 2 s) in a temp folder.
+fn tables() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| {
+        let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-tb6-{}", std::process::id()));
+        build(&dir, &BuildOptions { pieces: 6, shard: None }, &mut |_| {}).unwrap();
+        let tb = Tablebase::open(&dir).unwrap();
+        assert_eq!(tb.max_pieces(), 6);
+        tb
+    })
+}
+
+/// A random position with `min..=max` pieces, both sides present: distinct
+/// points drawn at once, the first White's, the second Black's, the rest
+/// either colour.
+fn random_position(rng: &mut ChaCha8Rng, min: u32, max: u32) -> Position {
+    let n = rng.gen_range(min.max(2)..=max) as usize;
+    let points = rand::seq::index::sample(rng, 25, n);
+    let mut sides = [0u32; 2];
+    for (i, p) in points.iter().enumerate() {
+        let white = i == 0 || (i > 1 && rng.gen_bool(0.5));
+        sides[usize::from(!white)] |= 1 << p;
+    }
+    let side = if rng.gen_bool(0.5) { Side::White } else { Side::Black };
+    Position::from_parts(Bitboard(sides[0]), Bitboard(sides[1]), side)
+}
+
+fn unlimited() -> Budget {
+    Budget { nodes: None, time: None, memory_bytes: 1 << 30 }
+}
+
+/// `shared`: one solver for every position; `None`: a fresh one each time.
+fn check_against_tables(
+    mut shared: Option<&mut Solver<'_>>,
+    seed: u64,
+    count: usize,
+    min: u32,
+    max: u32,
+) -> [u32; 3] {
+    let tb = tables();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut seen = [0u32; 3];
+    for _ in 0..count {
+        let pos = random_position(&mut rng, min, max);
+        let expected = tb.probe(&pos).unwrap();
+        let result = match shared.as_deref_mut() {
+            Some(solver) => solver.solve(&pos, &unlimited()).unwrap(),
+            None => Solver::new(None).solve(&pos, &unlimited()).unwrap(),
+        };
+        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: solver {}, tables {expected}", result.proof);
+        assert!(!result.out_of_budget);
+        // The best move keeps the value.
+        if let Some(mv) = result.best_move {
+            assert_eq!(tb.probe(&pos.play(mv)).unwrap().for_mover(), expected, "{pos}: best move {mv}");
+        }
+        seen[match expected {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+    }
+    seen
+}
+
+#[test]
+fn solve_without_tables_equals_the_tables_up_to_five_pieces() {
+    let seen = check_against_tables(None, 1, 500, 2, 5);
+    assert!(seen.iter().all(|&n| n > 50), "wins, draws, losses: {seen:?}");
+}
+
+#[test]
+fn solve_without_tables_equals_the_tables_with_six_pieces() {
+    // One solver for all positions: later searches use the values earlier
+    // ones proved (without tables), so every kept value is checked too.
+    let mut shared = Solver::new(None);
+    let seen = check_against_tables(Some(&mut shared), 2, 600, 6, 6);
+    assert!(seen.iter().all(|&n| n > 50), "wins, draws, losses: {seen:?}");
+    let tb = tables();
+    let state = shared.state();
+    assert!(state.proven.len() > 100_000, "{} proven values kept", state.proven.len());
+    for &(k, v) in &state.proven {
+        assert_eq!(tb.probe(&position(k)).unwrap(), v, "kept value of {}", position(k));
+    }
+}
+
+#[test]
+fn solve_with_tables_below_the_root_equals_the_tables() {
+    // Seven pieces are not in the tables: the root is searched, its
+    // successors after a capture are table leaves.
+    let tb = tables();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut solver = Solver::new(Some(tb));
+    for _ in 0..300 {
+        let pos = random_position(&mut rng, 2, 6);
+        let result = solver.solve(&pos, &unlimited()).unwrap();
+        assert_eq!(result.proof, Proof::Exact(tb.probe(&pos).unwrap()), "{pos}");
+    }
+    // The solver kept what it proved, and those values are the tables'.
+    assert!(solver.proven_len() > 0);
+}
+
+/// A search that scores a repetition on its path as a draw and caches every
+/// result by position: the graph-history interaction the solver must avoid.
+fn naive(pos: &Position, path: &mut HashSet<u64>, cache: &mut HashMap<u64, Value>) -> Value {
+    let k = key(pos);
+    if let Some(&v) = cache.get(&k) {
+        return v;
+    }
+    if path.contains(&k) {
+        return Value::Draw;
+    }
+    path.insert(k);
+    let v = Value::from_successors(pos.legal_moves().into_iter().map(|mv| naive(&pos.play(mv), path, cache)));
+    path.remove(&k);
+    cache.insert(k, v);
+    v
+}
+
+#[test]
+fn repetition_as_a_cached_draw_is_wrong_and_the_solver_is_not() {
+    // The naive search recurses as deep as its path: give it a large stack.
+    std::thread::Builder::new().stack_size(1 << 30).spawn(naive_against_solver).unwrap().join().unwrap();
+}
+
+fn naive_against_solver() {
+    let tb = tables();
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let mut naive_wrong = 0;
+    let mut checked = 0;
+    while naive_wrong < 5 && checked < 20_000 {
+        let pos = random_position(&mut rng, 2, 3);
+        checked += 1;
+        let expected = tb.probe(&pos).unwrap();
+        let wrong = naive(&pos, &mut HashSet::new(), &mut HashMap::new());
+        if wrong == expected {
+            continue;
+        }
+        naive_wrong += 1;
+        let result = Solver::new(None).solve(&pos, &unlimited()).unwrap();
+        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: naive {wrong}");
+    }
+    assert_eq!(naive_wrong, 5, "the naive search was right on {checked} positions");
+}
+
+#[test]
+fn a_budget_that_runs_out_gives_unknown_or_a_bound() {
+    let start = Position::start();
+    let result = Solver::new(None).solve(&start, &Budget::nodes(2000)).unwrap();
+    assert_eq!(result.proof, Proof::Unknown);
+    assert!(result.out_of_budget);
+    assert_eq!(result.nodes, 2000);
+    let result = Solver::new(None).solve(&start, &Budget::time(Duration::from_millis(50))).unwrap();
+    assert_eq!(result.proof, Proof::Unknown);
+    assert!(result.elapsed < Duration::from_secs(5));
+    // No budget at all: the root stays unexpanded.
+    let result = Solver::new(None).solve(&start, &Budget::nodes(0)).unwrap();
+    assert_eq!((result.lower, result.upper, result.best_move), (Value::Loss(0), Value::Win(1), None));
+    // A tiny memory limit stops the search too.
+    let tiny = Budget { nodes: None, time: None, memory_bytes: 100_000 };
+    let result = Solver::new(None).solve(&start, &tiny).unwrap();
+    assert!(result.out_of_budget && result.proof == Proof::Unknown);
+}
+
+#[test]
+fn bounds_are_sound_when_the_budget_runs_out() {
+    // With a small budget the proof may only be a bound; the tables must lie
+    // inside it, every time.
+    let tb = tables();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut bounded = 0;
+    for _ in 0..300 {
+        let pos = random_position(&mut rng, 5, 6);
+        let truth = tb.probe(&pos).unwrap();
+        let r = Solver::new(None).solve(&pos, &Budget::nodes(40)).unwrap();
+        assert!(r.lower.preference(&truth).is_le() && truth.preference(&r.upper).is_le(), "{pos}: {} ≤ {truth} ≤ {}", r.lower, r.upper);
+        match r.proof {
+            Proof::Exact(v) => assert_eq!(v, truth, "{pos}"),
+            Proof::WinWithin(d) => assert!(matches!(truth, Value::Win(t) if t <= d), "{pos}: {truth} vs win ≤ {d}"),
+            Proof::LossWithin(d) => assert!(matches!(truth, Value::Loss(t) if t <= d), "{pos}: {truth} vs loss ≤ {d}"),
+            Proof::Unknown => bounded += 1,
+        }
+    }
+    assert!(bounded > 0, "every position was proven with 40 nodes");
+}
+
+#[test]
+fn a_resumed_search_continues_from_the_saved_state() {
+    let tb = tables();
+    let dir = std::env::temp_dir().join(format!("alq-solver-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("state.bin");
+    // A six-piece position that needs a few thousand nodes.
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let (pos, full) = loop {
+        let pos = random_position(&mut rng, 6, 6);
+        let r = Solver::new(None).solve(&pos, &unlimited()).unwrap();
+        if r.nodes > 3000 {
+            break (pos, r);
+        }
+    };
+    let truth = Proof::Exact(tb.probe(&pos).unwrap());
+    // Half the nodes, saved, then resumed: the expanded positions come back
+    // without counting, and the proof completes.
+    let mut first = Solver::new(None);
+    first.keep_expanded(true);
+    let r1 = first.solve(&pos, &Budget::nodes(full.nodes / 2)).unwrap();
+    assert!(r1.out_of_budget && r1.proof != truth);
+    save_state(&file, &first.state()).unwrap();
+    let mut second = Solver::new(None);
+    second.restore(load_state(&file).unwrap());
+    let r2 = second.solve(&pos, &unlimited()).unwrap();
+    assert_eq!(r2.proof, truth, "{pos}");
+    assert!(r2.restored > 0);
+    // After a complete proof the saved state proves the root at once: only
+    // the root is expanded, its successors are saved values.
+    save_state(&file, &second.state()).unwrap();
+    let mut third = Solver::new(None);
+    third.restore(load_state(&file).unwrap());
+    let r3 = third.solve(&pos, &unlimited()).unwrap();
+    assert_eq!((r3.proof, r3.nodes), (truth, 1), "{pos}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
