@@ -1,0 +1,61 @@
+//! The pipeline's stages driven through the library: the order in which
+//! they report, what a resumed run skips, and the refusals.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use alq_pipeline::{run_pipeline, PipelineConfig, PipelineEvent, Stage};
+
+fn tiny() -> PipelineConfig {
+    toml::from_str(
+        "generations = 1\nreplay_window = 1\n[selfplay]\ngames = 40\nnodes = 100\n[train]\nhidden = [8]\nepochs = 1\n\
+         [gate]\ngames = 12\nnodes = 100\nopenings = 2\nsprt = \"0,50\"\n[evaluation]\ngames = 8\nnodes = 100\nopenings = 2\n\
+         [start]\ngames = 4\nnodes = 100\n",
+    )
+    .unwrap()
+}
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("pipeline-tests").join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+/// Runs the pipeline and returns the stages it reported, in order.
+fn stages(config: &PipelineConfig, out: &PathBuf, resume: bool) -> Result<Vec<(usize, Stage)>, String> {
+    let seen = Mutex::new(Vec::new());
+    let generation = Mutex::new(0);
+    let on = |e: PipelineEvent| match e {
+        PipelineEvent::Generation { generation: g, .. } => *generation.lock().unwrap() = g,
+        PipelineEvent::Stage { stage, .. } => seen.lock().unwrap().push((*generation.lock().unwrap(), stage)),
+        _ => {}
+    };
+    run_pipeline(config, out, resume, on).map_err(|e| e.to_string())?;
+    Ok(seen.into_inner().unwrap())
+}
+
+#[test]
+fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
+    let out = out_dir("order");
+    let config = tiny();
+    let first = stages(&config, &out, false).unwrap();
+    use Stage::*;
+    assert_eq!(
+        first,
+        [(0, Selfplay), (0, FromStart), (1, Training), (1, Gating), (1, Evaluating), (1, Selfplay), (1, FromStart), (1, Report)]
+    );
+    for file in ["pipeline.toml", "summary.json", "summary.md", "gen-001/candidate.alqnet", "gen-001/match.json", "report/report.html"] {
+        assert!(out.join(file).exists(), "{file}");
+    }
+    // Resumed: the candidate and the matches are read back, not redone.
+    let games = std::fs::read(out.join("gen-001/games.csv")).unwrap();
+    let again = stages(&config, &out, true).unwrap();
+    assert!(!again.iter().any(|(_, s)| matches!(s, Training | Gating | Evaluating)), "{again:?}");
+    assert_eq!(std::fs::read(out.join("gen-001/games.csv")).unwrap(), games);
+    // Without resume, and with other settings, the folder is protected.
+    assert!(stages(&config, &out, false).unwrap_err().contains("--resume"));
+    let other = PipelineConfig { replay_window: 2, ..tiny() };
+    assert!(stages(&other, &out, true).unwrap_err().contains("other settings"));
+    let broken = PipelineConfig { replay_window: 0, ..tiny() };
+    assert!(stages(&broken, &out_dir("broken"), false).unwrap_err().contains("replay_window"));
+}
