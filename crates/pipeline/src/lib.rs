@@ -102,13 +102,21 @@ pub struct PipelineOutcome {
     pub best: Option<PathBuf>,
 }
 
-/// A match stage: games at fixed nodes over every distinct position `openings`
-/// plies deep, colours swapped per pair.
+/// A match stage: games at fixed nodes over paired openings, colours
+/// swapped per pair.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatchStage {
     pub games: u64,
     pub nodes: u64,
+    /// The openings: `balanced` (the shipped balanced book,
+    /// `configs/balanced-10.csv`: positions 10 plies deep that the
+    /// handcrafted search scores within ±60 cp), a book file (as written by
+    /// `alq openings`), or empty for every distinct position `openings`
+    /// plies deep (lopsided openings split many pairs 1–1 and hide
+    /// differences).
+    pub book: String,
+    /// Plies of the all-positions set when `book` is empty.
     pub openings: u32,
     /// `elo0,elo1[,alpha,beta]`; empty for a fixed-length match.
     pub sprt: String,
@@ -116,8 +124,36 @@ pub struct MatchStage {
 
 impl Default for MatchStage {
     fn default() -> MatchStage {
-        MatchStage { games: 400, nodes: 1000, openings: 8, sprt: String::new() }
+        MatchStage { games: 400, nodes: 1000, book: "balanced".to_string(), openings: 8, sprt: String::new() }
     }
+}
+
+impl MatchStage {
+    /// The stage's openings.
+    pub fn opening_source(&self) -> Result<OpeningSource, PipelineError> {
+        let parse = |text: &str, name: &str| {
+            alq_selfplay::openings::parse_book(text)
+                .map(OpeningSource::Book)
+                .map_err(|e| PipelineError::Invalid(format!("book {name}: {e}")))
+        };
+        match self.book.trim() {
+            "" => Ok(OpeningSource::AllAfter(self.openings)),
+            "balanced" => parse(alq_selfplay::BALANCED_BOOK, "balanced (shipped)"),
+            path => {
+                let path = Path::new(path);
+                let text = std::fs::read_to_string(path).map_err(io(path))?;
+                parse(&text, &path.display().to_string())
+            }
+        }
+    }
+}
+
+/// A candidate's Elo against one fixed anchor.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnchorElo {
+    pub anchor: String,
+    pub elo: f64,
+    pub elo_ci95: [f64; 2],
 }
 
 /// Each generation's best player measured from the standard start, as a
@@ -181,8 +217,12 @@ pub struct PipelineConfig {
     /// (a match that ends undecided does not promote), or, for a fixed-length
     /// gate without an SPRT, when the Elo interval lies above zero.
     pub gate: MatchStage,
-    /// Each candidate against generation 0 (the handcrafted player).
+    /// Each candidate against every anchor.
     pub evaluation: MatchStage,
+    /// Fixed players every candidate is measured against (`hce`: generation
+    /// 0's handcrafted player; `nn`: the shipped network; or network files),
+    /// so that the summary and `elo.svg` show an Elo curve.
+    pub anchors: Vec<String>,
     /// Each generation's best player from the standard start.
     pub start: StartStage,
     /// Each generation's best player on endgames (needs tables).
@@ -199,6 +239,7 @@ impl Default for PipelineConfig {
             train: TrainConfig::default(),
             gate: MatchStage { sprt: "0,20".to_string(), ..MatchStage::default() },
             evaluation: MatchStage::default(),
+            anchors: vec!["hce".to_string(), "nn".to_string()],
             start: StartStage::default(),
             accuracy: AccuracyStage::default(),
         }
@@ -219,6 +260,10 @@ pub struct GenerationSummary {
     pub gate_llr: Option<f64>,
     pub elo_vs_gen0: Option<f64>,
     pub elo_vs_gen0_ci95: Option<[f64; 2]>,
+    /// The candidate against each anchor (the first, `hce`, is also
+    /// `elo_vs_gen0`).
+    #[serde(default)]
+    pub elo_vs_anchors: Vec<AnchorElo>,
     /// The best player's games from the standard start: White wins, draws,
     /// Black wins, unfinished, and White's score with its 95 % interval.
     #[serde(default)]
@@ -288,6 +333,12 @@ fn measure_from_start(
         white_score: c.white_score(),
         white_score_ci95: c.rates().white_score.ci95,
     })
+}
+
+/// A file-name-safe form of a player spec.
+fn slug(spec: &str) -> String {
+    let name = Path::new(spec).file_stem().map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
+    name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
 }
 
 /// The folder of generation `g`.
@@ -361,7 +412,7 @@ fn play_stage(
         a: PlayerSpec::parse(a, limits)?,
         b: PlayerSpec::parse(b, limits)?,
         games: stage.games,
-        openings: OpeningSource::AllAfter(stage.openings),
+        openings: stage.opening_source()?,
         seed,
         sprt,
         game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
@@ -425,6 +476,7 @@ pub fn run_pipeline(
             gate_llr: None,
             elo_vs_gen0: None,
             elo_vs_gen0_ci95: None,
+            elo_vs_anchors: Vec::new(),
             start: None,
             accuracy: None,
         };
@@ -454,17 +506,23 @@ pub fn run_pipeline(
                 write_atomic(&best_path, &std::fs::read(&candidate).map_err(io(&candidate))?).map_err(io(&best_path))?;
             }
 
-            // Strength against generation 0.
-            let elo_path = dir.join("elo.json");
-            let eval: StageResult = if elo_path.exists() {
-                read_json(&elo_path)?
-            } else {
-                let r = play_stage(&config.evaluation, &candidate_spec, "hce", 2000 + g as u64, Stage::Evaluating, &on_event)?;
-                write_json(&elo_path, &r)?;
-                r
-            };
-            row.elo_vs_gen0 = Some(eval.elo);
-            row.elo_vs_gen0_ci95 = Some(eval.elo_ci95);
+            // Strength against the fixed anchors.
+            for (i, anchor) in config.anchors.iter().enumerate() {
+                let elo_path = if anchor == "hce" { dir.join("elo.json") } else { dir.join(format!("elo-{}.json", slug(anchor))) };
+                let eval: StageResult = if elo_path.exists() {
+                    read_json(&elo_path)?
+                } else {
+                    let seed = 2000 + g as u64 + 100 * i as u64;
+                    let r = play_stage(&config.evaluation, &candidate_spec, anchor, seed, Stage::Evaluating, &on_event)?;
+                    write_json(&elo_path, &r)?;
+                    r
+                };
+                if anchor == "hce" {
+                    row.elo_vs_gen0 = Some(eval.elo);
+                    row.elo_vs_gen0_ci95 = Some(eval.elo_ci95);
+                }
+                row.elo_vs_anchors.push(AnchorElo { anchor: anchor.clone(), elo: eval.elo, elo_ci95: eval.elo_ci95 });
+            }
         }
 
         // Self-play with the best player.
@@ -542,11 +600,13 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineE
         _ => "–".to_string(),
     };
     let mut md = String::from(
-        "# Pipeline summary\n\nWhite / draw / Black: the generation's best player against itself from the standard start \
+        "# Pipeline summary\n\nElo vs anchors: each generation's candidate against the fixed anchors of `anchors`, on the \
+         evaluation stage's openings (the shipped balanced book by default); `elo.svg` plots the curve.\n\n\
+         White / draw / Black: the generation's best player against itself from the standard start \
          (first plies among near-best moves), with White's score and its 95 % interval.\n\n\
          Endgame accuracy: the best player's moves that keep a win or a draw in random positions judged by the \
          tables of `[accuracy]` (when the run names them).\n\n\
-         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs generation 0 (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
+         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in rows {
         let (wdb, score) = match &r.start {
@@ -565,10 +625,34 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineE
             r.games,
             fmt_ci(r.gate_elo, r.gate_elo_ci95),
             r.promoted.map_or("–", |p| if p { "yes" } else { "no" }),
-            fmt_ci(r.elo_vs_gen0, r.elo_vs_gen0_ci95)
+            if r.elo_vs_anchors.is_empty() {
+                "–".to_string()
+            } else {
+                r.elo_vs_anchors
+                    .iter()
+                    .map(|a| format!("{}: {}", a.anchor, fmt_ci(Some(a.elo), Some(a.elo_ci95))))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            }
         );
     }
     let path = out.join("summary.md");
     write_atomic(&path, md.as_bytes()).map_err(io(&path))?;
+    // The Elo curve against each anchor.
+    let mut series: Vec<alq_report::plots::EloSeries> = Vec::new();
+    for r in rows {
+        for a in &r.elo_vs_anchors {
+            let point = (r.generation, a.elo, a.elo_ci95);
+            match series.iter_mut().find(|s| s.anchor == a.anchor) {
+                Some(s) => s.points.push(point),
+                None => series.push(alq_report::plots::EloSeries { anchor: a.anchor.clone(), points: vec![point] }),
+            }
+        }
+    }
+    if !series.is_empty() {
+        let svg = alq_report::plots::elo_curve(&series).map_err(PipelineError::Invalid)?;
+        let path = out.join("elo.svg");
+        write_atomic(&path, svg.as_bytes()).map_err(io(&path))?;
+    }
     Ok(())
 }

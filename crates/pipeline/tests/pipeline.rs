@@ -42,11 +42,30 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
     use Stage::*;
     assert_eq!(
         first,
-        [(0, Selfplay), (0, FromStart), (1, Training), (1, Gating), (1, Evaluating), (1, Selfplay), (1, FromStart), (1, Report)]
+        [
+            (0, Selfplay),
+            (0, FromStart),
+            (1, Training),
+            (1, Gating),
+            (1, Evaluating),
+            (1, Evaluating),
+            (1, Selfplay),
+            (1, FromStart),
+            (1, Report)
+        ],
+        "one evaluation per anchor (hce, nn)"
     );
-    for file in ["pipeline.toml", "summary.json", "summary.md", "gen-001/candidate.alqnet", "gen-001/match.json", "report/report.html"] {
+    for file in ["pipeline.toml", "summary.json", "summary.md", "elo.svg", "gen-001/candidate.alqnet", "gen-001/match.json",
+                 "gen-001/elo.json", "gen-001/elo-nn.json", "report/report.html"] {
         assert!(out.join(file).exists(), "{file}");
     }
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let anchors = summary[1]["elo_vs_anchors"].as_array().unwrap();
+    assert_eq!(anchors.iter().map(|a| a["anchor"].as_str().unwrap()).collect::<Vec<_>>(), ["hce", "nn"]);
+    assert_eq!(summary[1]["elo_vs_gen0"], anchors[0]["elo"]);
+    // The shipped balanced book the gate and the evaluation play from by default.
+    let book = alq_selfplay::openings::parse_book(alq_selfplay::BALANCED_BOOK).unwrap();
+    assert_eq!(book.len(), 3346);
     // Resumed: the candidate and the matches are read back, not redone.
     let games = std::fs::read(out.join("gen-001/games.csv")).unwrap();
     let again = stages(&config, &out, true).unwrap();

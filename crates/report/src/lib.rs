@@ -27,7 +27,7 @@
 mod collect;
 mod exact;
 mod html;
-mod plots;
+pub mod plots;
 mod stats;
 pub mod study;
 

@@ -216,3 +216,65 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
     }
     Ok(svg)
 }
+
+/// One anchor's Elo curve: (generation, Elo, 95 % interval) per point.
+pub struct EloSeries {
+    pub anchor: String,
+    pub points: Vec<(usize, f64, [f64; 2])>,
+}
+
+/// Elo against fixed anchors by generation, with 95 % interval bars (the
+/// pipeline's `elo.svg`).
+pub fn elo_curve(series: &[EloSeries]) -> Result<String, String> {
+    let all = || series.iter().flat_map(|s| s.points.iter());
+    let last = all().map(|p| p.0).max().unwrap_or(1).max(1);
+    let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
+    let lo = all().map(|p| finite(p.2[0]).min(p.1)).fold(0.0f64, f64::min);
+    let hi = all().map(|p| finite(p.2[1]).max(p.1)).fold(0.0f64, f64::max);
+    let pad = ((hi - lo) * 0.1).max(20.0);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption("Elo of each generation's candidate against fixed anchors", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..last as f64 + 0.5, (lo - pad)..(hi + pad))
+            .map_err(text_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("generation")
+            .y_desc("Elo (95 % interval)")
+            .x_labels(last + 2)
+            .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-6 && *x >= 0.0 { format!("{}", x.round()) } else { String::new() })
+            .draw()
+            .map_err(text_err)?;
+        chart.draw_series(LineSeries::new(vec![(-0.5, 0.0), (last as f64 + 0.5, 0.0)], BLACK.mix(0.4))).map_err(text_err)?;
+        let colors = [BLUE, RGBColor(230, 140, 0), RGBColor(0, 150, 60), MAGENTA];
+        for (i, s) in series.iter().enumerate() {
+            let color = colors[i % colors.len()];
+            let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0 as f64, p.1)).collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(text_err)?
+                .label(format!("against {}", s.anchor))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
+            chart
+                .draw_series(s.points.iter().map(|p| {
+                    ErrorBar::new_vertical(p.0 as f64, finite(p.2[0]), p.1, finite(p.2[1]), color.filled(), 8)
+                }))
+                .map_err(text_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(text_err)?;
+        root.present().map_err(text_err)?;
+    }
+    Ok(svg)
+}

@@ -37,6 +37,13 @@ pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, T
 pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 
+/// The balanced opening book shipped with the program
+/// (`configs/balanced-10.csv`, embedded): the 3,346 positions 10 plies deep
+/// that the handcrafted search at 20,000 nodes scores within ±60 cp, made
+/// with `alq openings --depth 10 --nodes 20000 --eval hce --balanced 60`.
+/// The pipeline's gate and evaluation matches play from it by default.
+pub const BALANCED_BOOK: &str = include_str!("../../../configs/balanced-10.csv");
+
 /// The network shipped with the program (trained by `alq pipeline` with
 /// `configs/full.toml`), embedded at compile time.
 pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../../../data/networks/default.alqnet");
