@@ -297,6 +297,8 @@ fn play_stage(
         seed,
         sprt: if stage.sprt.trim().is_empty() { None } else { Some(Sprt::parse(&stage.sprt).map_err(anyhow::Error::msg)?) },
         game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+        clock: None,
+        time_margin: std::time::Duration::from_millis(500),
     };
     let bar = stage_bar(multi, quiet, "  {bar:30} {pos}/{len} games, {msg}");
     bar.set_length(stage.games);
