@@ -76,9 +76,10 @@ pub fn run(_args: EngineArgs) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     let reader = tx.clone();
     std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
+        // Bytes that are not UTF-8 are replaced, not fatal.
+        for line in std::io::stdin().lock().split(b'\n') {
             let Ok(line) = line else { break };
-            if reader.send(Event::Line(line)).is_err() {
+            if reader.send(Event::Line(String::from_utf8_lossy(&line).into_owned())).is_err() {
                 return;
             }
         }
