@@ -109,6 +109,16 @@ fn game_config(no_progress: u32) -> GameConfig {
     GameConfig { no_progress_limit: (no_progress > 0).then_some(no_progress), max_plies: None }
 }
 
+fn first_word(line: &str) -> &str {
+    line.split_whitespace().next().unwrap_or("")
+}
+
+/// Commands that change the position or the searcher wait for a running
+/// search to end.
+fn waits_for_search(word: &str) -> bool {
+    matches!(word, "ucinewgame" | "setoption" | "position" | "go")
+}
+
 fn send(line: &str) {
     println!("{line}");
 }
@@ -167,14 +177,19 @@ impl Engine {
     /// Handles one input line; `false` on `quit`.
     fn command(&mut self, line: &str) -> bool {
         let line = line.trim();
-        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-        let rest = rest.trim();
-        let searching = self.running.is_some();
-        if searching && !self.deferred.is_empty() && word != "quit" {
+        if self.running.is_some() && !self.deferred.is_empty() && first_word(line) != "quit" {
             // Keep the order: nothing overtakes a line already held back.
             self.deferred.push_back(line.to_string());
             return true;
         }
+        self.execute(line)
+    }
+
+    /// Carries out one command; `false` on `quit`.
+    fn execute(&mut self, line: &str) -> bool {
+        let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        let searching = self.running.is_some();
         match word {
             "" => {}
             "quit" => return false,
@@ -189,7 +204,7 @@ impl Engine {
             "isready" => send("readyok"),
             "stop" => self.stop_search(),
             // These wait for the search to end (as a GUI should have done).
-            "ucinewgame" | "setoption" | "position" | "go" if searching => self.deferred.push_back(line.to_string()),
+            _ if searching && waits_for_search(word) => self.deferred.push_back(line.to_string()),
             "ucinewgame" => {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
@@ -215,12 +230,15 @@ impl Engine {
         true
     }
 
-    /// Handles the lines held back during a search, until one starts
-    /// another search; `false` on `quit`.
+    /// Handles the lines held back during a search, in order, until one
+    /// has to wait for a search they started; `false` on `quit`.
     fn run_deferred(&mut self) -> bool {
-        while self.running.is_none() {
-            let Some(line) = self.deferred.pop_front() else { break };
-            if !self.command(&line) {
+        while let Some(line) = self.deferred.front() {
+            if self.running.is_some() && waits_for_search(first_word(line)) {
+                break;
+            }
+            let line = self.deferred.pop_front().unwrap_or_default();
+            if !self.execute(&line) {
                 return false;
             }
         }

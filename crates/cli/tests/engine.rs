@@ -111,6 +111,17 @@ fn engine_speaks_the_protocol_and_survives_bad_input() {
     s.send("position fen W.W.W/...../...../...../BBBBB w");
     s.send("go depth 3");
     assert_eq!(s.until("bestmove").pop().unwrap(), "bestmove none");
+    // Lines sent all at once, without waiting for bestmove, keep their order:
+    // the second search starts after the first, and `stop` ends it.
+    s.send("position startpos\ngo depth 3\nposition startpos moves d3-c3\ngo infinite\nstop\nisready");
+    let mut lines = s.until("readyok");
+    if lines.iter().filter(|l| l.starts_with("bestmove")).count() < 2 {
+        // `isready` is answered during the stopped search, before its bestmove.
+        lines.extend(s.until("bestmove"));
+    }
+    let best: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 2, "{lines:?}");
+    assert_eq!(best[1], "bestmove b3xd3", "{lines:?}");
     s.send("quit");
     assert!(s.child.wait().unwrap().success());
 }
