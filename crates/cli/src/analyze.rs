@@ -43,6 +43,11 @@ pub struct AnalyzeArgs {
     /// Transposition table size in MiB.
     #[arg(long, value_name = "MB", default_value_t = 64)]
     hash: usize,
+    /// Search threads: helpers search the same position into a shared
+    /// transposition table (Lazy SMP). With more than one, node- and
+    /// depth-limited searches are no longer reproducible.
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
     /// Endgame tables (a folder built by `alq tb build`): positions they
     /// cover get their exact value, and a position whose moves all lead into
     /// them is answered by them (`score win D`, `loss D` or `draw` with the
@@ -55,18 +60,10 @@ pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let eval = parse_evaluator(&args.eval)?;
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: args.hash.max(1) });
+    searcher.set_threads(args.threads as usize);
     attach_tables(&mut searcher, open_tables(args.tb.as_deref())?.as_ref());
     let game = Game::new(pos, GameConfig::default());
-    let result = searcher.search(&game, args.limits.limits(), |it| {
-        let ms = it.elapsed.as_millis();
-        let nps = (it.nodes as f64 / it.elapsed.as_secs_f64().max(1e-6)) as u64;
-        let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
-        let tb = if it.tb_hits > 0 { format!(" tbhits {}", it.tb_hits) } else { String::new() };
-        println!("info depth {} score {} nodes {} nps {nps}{tb} time {ms} pv {}", it.depth, it.score, it.nodes, pv.join(" "));
-    });
-    match result.best {
-        Some(mv) => println!("bestmove {mv}"),
-        None => println!("bestmove none"),
-    }
+    let result = searcher.search(&game, args.limits.limits(), |it| println!("{}", crate::engine::info_line(it)));
+    println!("{}", crate::engine::bestmove_line(&result));
     Ok(())
 }

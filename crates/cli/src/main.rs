@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod analyze;
 mod bench;
+mod engine;
 mod matchcmd;
 mod perft;
 mod pipeline;
@@ -50,6 +51,13 @@ enum Command {
     /// moves all lead into the tables is answered by them at once, with their
     /// exact distance, unless the no-progress rule could end the game first.
     Analyze(analyze::AnalyzeArgs),
+    /// Speak a UCI-style text protocol on stdin/stdout, for match programs and other tools.
+    ///
+    /// Commands: uci, isready, ucinewgame, setoption name N value V (Hash,
+    /// Threads, Eval, Tablebases, NoProgress), position startpos|fen TEXT
+    /// [moves ...], go [depth D] [nodes N] [movetime MS] [wtime MS btime MS
+    /// winc MS binc MS movestogo N] [infinite], stop, quit. See the README.
+    Engine(engine::EngineArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),
     /// Play two players against each other over paired openings; Elo and SPRT.
@@ -95,6 +103,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::analyze(args),
         Command::Match(args) => matchcmd::run(args),
         Command::Play(args) => play::play(args),
+        Command::Engine(args) => engine::run(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
         Command::Records(cmd) => selfplay::records(cmd),
         Command::Report(args) => report::report(args),

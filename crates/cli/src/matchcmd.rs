@@ -1,20 +1,27 @@
 //! `alq match`: two players over paired openings, with Elo and SPRT.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_engine::{GameConfig, Limits};
-use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt};
+use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt, TimeControl};
 
 #[derive(Args)]
 pub struct MatchArgs {
     /// First player: `hce`, `nn`, a network file, `random` or `greedy`,
     /// optionally with its own limits and settings after `@`, e.g.
-    /// `hce@nodes=500`, `hce@depth=6,hash=32,mobility=4` or
-    /// `nn@nodes=2000,tb=data/tb8` (its own endgame tables).
+    /// `hce@nodes=500`, `hce@depth=6,hash=32,mobility=4`,
+    /// `nn@movetime=50,threads=2` or `nn@nodes=2000,tb=data/tb8` (its own
+    /// endgame tables). Or an external engine speaking the `alq engine`
+    /// protocol: `engine:COMMAND` (run by `sh -c`, one process per game),
+    /// e.g. `engine:python3 scripts/example_bot.py`, with limits (`nodes`,
+    /// `depth`, `movetime`) and engine options (`Hash=32`) after the last
+    /// `@`. A player that crashes, runs out of time or sends an illegal or
+    /// malformed move loses the game by forfeit.
     #[arg(long, value_name = "SPEC")]
     a: String,
     /// Second player, same form as --a.
@@ -24,8 +31,23 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 200)]
     games: u64,
     /// Nodes per move for players that name no limit of their own.
-    #[arg(long, value_name = "N", conflicts_with = "depth")]
+    #[arg(long, value_name = "N", conflicts_with_all = ["depth", "tc", "movetime"])]
     nodes: Option<u64>,
+    /// Time control for both players: BASE+INC in seconds (e.g. `10+0.1`).
+    /// Built-in searchers spend a share of their clock on each move;
+    /// external engines get `go wtime .. btime .. winc .. binc ..`. A
+    /// player whose clock runs out (past --time-margin) forfeits.
+    #[arg(long, value_name = "BASE+INC", conflicts_with_all = ["depth", "movetime"])]
+    tc: Option<String>,
+    /// Time per move in milliseconds for both players (replaces their own
+    /// movetime); an external engine that takes longer than this plus
+    /// --time-margin forfeits.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// How far past its clock or move time a player may go before it
+    /// forfeits, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 500)]
+    time_margin: u64,
     /// Depth per move for players that name no limit of their own.
     #[arg(long, value_name = "D")]
     depth: Option<u32>,
@@ -74,11 +96,26 @@ pub struct MatchArgs {
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
-    let default_limits = Limits { depth: args.depth, nodes: args.nodes, movetime: None };
-    let default_limits = if default_limits == Limits::default() { Limits::nodes(2000) } else { default_limits };
+    let movetime = args.movetime.map(Duration::from_millis);
+    let clock = args.tc.as_deref().map(TimeControl::parse).transpose().map_err(anyhow::Error::msg)?;
+    let default_limits = Limits { depth: args.depth, nodes: args.nodes, movetime };
+    let default_limits =
+        if default_limits == Limits::default() && clock.is_none() { Limits::nodes(2000) } else { default_limits };
     let tables = crate::players::open_tables(args.tb.as_deref())?;
-    let a = PlayerSpec::parse(&args.a, default_limits)?.with_tables(tables.as_ref());
-    let b = PlayerSpec::parse(&args.b, default_limits)?.with_tables(tables.as_ref());
+    let player = |spec: &str| -> anyhow::Result<PlayerSpec> {
+        Ok(PlayerSpec::parse_with_clock(spec, default_limits, clock)?.with_tables(tables.as_ref()).with_movetime(movetime))
+    };
+    let (a, b) = (player(&args.a)?, player(&args.b)?);
+    if a.is_external() || b.is_external() {
+        // An engine that exits must not take the match with it: writing to
+        // its closed input then fails with an error (a forfeit) instead of
+        // ending this process by SIGPIPE.
+        #[cfg(unix)]
+        // SAFETY: changing a signal's disposition to "ignore" has no other effect.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+        }
+    }
     let openings = if let Some(path) = &args.book {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?;
         let book = openings::parse_book(&text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;
@@ -100,6 +137,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         seed: args.seed,
         sprt,
         game: GameConfig { no_progress_limit: Some(args.no_progress), max_plies: Some(args.max_plies) },
+        clock,
+        time_margin: Duration::from_millis(args.time_margin),
     };
     let pool = crate::thread_pool(args.threads)?;
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games) };
@@ -146,6 +185,10 @@ fn print_report(r: &MatchReport) {
     println!("elo {:+.1} [{:+.1}, {:+.1}] (95%)", r.elo, r.elo_ci95[0], r.elo_ci95[1]);
     let p = r.pentanomial;
     println!("pentanomial 0:{} 0.5:{} 1:{} 1.5:{} 2:{}", p[0], p[1], p[2], p[3], p[4]);
+    println!("forfeits {} by the first player, {} by the second", r.forfeits[0], r.forfeits[1]);
+    for note in &r.forfeit_notes {
+        println!("forfeit {note}");
+    }
     if let Some(s) = &r.sprt {
         println!(
             "sprt elo0 {} elo1 {} alpha {} beta {}: llr {:.3} bounds [{:.3}, {:.3}] {:?}{}",

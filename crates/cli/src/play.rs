@@ -35,6 +35,9 @@ pub struct PlayArgs {
     /// (see `alq analyze --help`).
     #[arg(long, value_name = "EVAL", default_value = "nn")]
     eval: String,
+    /// Engine search threads (Lazy SMP, see `alq analyze --help`).
+    #[arg(long, value_name = "T", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
     /// Start position text.
     #[arg(long, value_name = "TEXT", default_value = START_TEXT)]
     position: String,
@@ -64,6 +67,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         None => format!("{}@{limits}", eval.describe()),
     };
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: 64 });
+    searcher.set_threads(args.threads as usize);
     crate::players::attach_tables(&mut searcher, tables.as_ref());
     let human = match args.color {
         Color::White => Side::White,

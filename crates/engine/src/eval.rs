@@ -27,6 +27,13 @@ pub trait Evaluator: Send {
 
     /// The search starts at `root`; incremental evaluators reset their state.
     fn reset(&mut self, _root: &Position) {}
+
+    /// A fresh evaluator of the same kind and settings, for a helper thread
+    /// of a multi-threaded search; `None` when it cannot be copied (the
+    /// search then runs on one thread).
+    fn fork(&self) -> Option<Box<dyn Evaluator>> {
+        None
+    }
 }
 
 /// The largest score any evaluator returns, in absolute value: well below the
@@ -221,6 +228,10 @@ impl Evaluator for Hce {
             format!("hce[{}]", self.weights.describe())
         }
     }
+
+    fn fork(&self) -> Option<Box<dyn Evaluator>> {
+        Some(Box::new(self.clone()))
+    }
 }
 
 /// How many of `side`'s pieces the opponent could jump first if it were to move.
@@ -254,6 +265,9 @@ impl Evaluator for Box<dyn Evaluator> {
     }
     fn reset(&mut self, root: &Position) {
         (**self).reset(root)
+    }
+    fn fork(&self) -> Option<Box<dyn Evaluator>> {
+        (**self).fork()
     }
 }
 

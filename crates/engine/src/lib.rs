@@ -36,7 +36,7 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
-pub use search::{Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
+pub use search::{time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
 pub use tables::{EndgameTables, Exact};
 pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};

@@ -415,6 +415,10 @@ impl Evaluator for NnEvaluator {
         cp.clamp(-crate::eval::MAX_EVAL as f32, crate::eval::MAX_EVAL as f32).round() as i32
     }
 
+    fn fork(&self) -> Option<Box<dyn Evaluator>> {
+        Some(Box::new(NnEvaluator::new(self.net.clone())))
+    }
+
     fn describe(&self) -> String {
         format!("nn:{}", self.net.id())
     }

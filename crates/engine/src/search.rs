@@ -1,9 +1,12 @@
 //! [`Searcher`]: iterative deepening negamax with principal variation search,
 //! a transposition table, move ordering, forced-capture resolution at the
 //! horizon, draw detection, exact win/loss scores and, when given endgame
-//! tables, their exact values.
+//! tables, their exact values. With more than one thread (see
+//! [`Searcher::set_threads`]) helper threads search the same root into the
+//! shared transposition table (Lazy SMP) and the main thread's result is used.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -138,6 +141,23 @@ impl fmt::Display for Limits {
     }
 }
 
+/// Time to spend on one move when playing on a clock: `remaining` on the
+/// mover's clock, `increment` added after each move, `moves_to_go` moves
+/// until the next time control (none: sudden death, planned as 30 moves).
+/// Spends about `remaining / moves_to_go` plus three quarters of the
+/// increment, never more than 40 % of what is left (80 % with one move to
+/// go), less 20 ms kept for reading and writing moves, and at least 1 ms.
+/// Used as [`Limits::movetime`], which ends an iteration early when half of
+/// it is gone, the search does not run over it by more than a few
+/// milliseconds.
+pub fn time_for_move(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
+    let overhead = Duration::from_millis(20);
+    let to_go = moves_to_go.unwrap_or(30).clamp(1, 200);
+    let share = remaining / to_go + increment * 3 / 4;
+    let cap = if to_go == 1 { remaining * 4 / 5 } else { remaining * 2 / 5 };
+    share.min(cap).saturating_sub(overhead).max(Duration::from_millis(1))
+}
+
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug)]
 pub struct Iteration {
@@ -222,7 +242,7 @@ fn reusable(entry: &Entry, score: i32, ply: usize, budgets: (u8, u8)) -> bool {
 /// An alpha-beta searcher over an [`Evaluator`].
 pub struct Searcher<E: Evaluator> {
     eval: E,
-    tt: TranspositionTable,
+    tt: Arc<TranspositionTable>,
     killers: Box<[[Option<Move>; 2]; MAX_PLY + 1]>,
     history: Box<[[[i32; 25]; 25]; 2]>,
     pv: Box<[[Option<Move>; MAX_PLY + 1]; MAX_PLY + 1]>,
@@ -238,13 +258,28 @@ pub struct Searcher<E: Evaluator> {
     stopped: bool,
     /// Whether the search may stop (never before depth 1 completes).
     may_stop: bool,
+    /// Set from outside (another thread) to end the search at once; see
+    /// [`Searcher::set_stop_flag`].
+    stop: Option<Arc<AtomicBool>>,
+    /// Set by the main thread when it has finished: the helpers stop.
+    abort: Arc<AtomicBool>,
+    /// Nodes searched by the helpers so far in this search.
+    helper_nodes: Arc<AtomicU64>,
+    /// Helper threads' searchers (Lazy SMP); empty with one thread.
+    helpers: Vec<Searcher<Box<dyn Evaluator>>>,
+    /// This searcher's number among the helpers; `None` for the main one.
+    helper_id: Option<usize>,
 }
 
 impl<E: Evaluator> Searcher<E> {
     pub fn new(eval: E, config: SearchConfig) -> Searcher<E> {
+        Self::with_table(eval, Arc::new(TranspositionTable::new(config.hash_mb)))
+    }
+
+    fn with_table(eval: E, tt: Arc<TranspositionTable>) -> Searcher<E> {
         Searcher {
             eval,
-            tt: TranspositionTable::new(config.hash_mb),
+            tt,
             killers: Box::new([[None; 2]; MAX_PLY + 1]),
             history: Box::new([[[0; 25]; 25]; 2]),
             pv: Box::new([[None; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -258,7 +293,45 @@ impl<E: Evaluator> Searcher<E> {
             started: Instant::now(),
             stopped: false,
             may_stop: false,
+            stop: None,
+            abort: Arc::new(AtomicBool::new(false)),
+            helper_nodes: Arc::new(AtomicU64::new(0)),
+            helpers: Vec::new(),
+            helper_id: None,
         }
+    }
+
+    /// Searches with `threads` threads (at least 1): the caller's thread and
+    /// `threads - 1` helpers, each with its own copy of the evaluator, all
+    /// sharing one transposition table. Returns the number of threads that
+    /// will search: 1 when the evaluator cannot be copied
+    /// ([`Evaluator::fork`]). With one thread, depth- and nodes-limited
+    /// searches are deterministic; with more they are not.
+    pub fn set_threads(&mut self, threads: usize) -> usize {
+        self.helpers.clear();
+        for id in 0..threads.max(1) - 1 {
+            let Some(eval) = self.eval.fork() else { break };
+            let mut helper = Searcher::with_table(eval, Arc::clone(&self.tt));
+            helper.abort = Arc::clone(&self.abort);
+            helper.helper_nodes = Arc::clone(&self.helper_nodes);
+            helper.tables = self.tables.clone();
+            helper.helper_id = Some(id);
+            self.helpers.push(helper);
+        }
+        self.helpers.len() + 1
+    }
+
+    /// The number of threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// A flag that ends the current search as soon as it is set (checked
+    /// every 1,024 nodes, once depth 1 is complete); the search then returns
+    /// its deepest completed iteration. The searcher never clears it: clear
+    /// it before starting the next search.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop = flag;
     }
 
     pub fn evaluator(&self) -> &E {
@@ -274,6 +347,9 @@ impl<E: Evaluator> Searcher<E> {
     /// game's draw rules cannot change it), and a root whose moves all lead
     /// into the tables is answered by the tables without searching.
     pub fn set_tables(&mut self, tables: Option<Arc<dyn EndgameTables>>) {
+        for helper in &mut self.helpers {
+            helper.tables = tables.clone();
+        }
         self.tables = tables;
         self.tt.clear();
     }
@@ -288,6 +364,9 @@ impl<E: Evaluator> Searcher<E> {
         self.tt.clear();
         *self.killers = [[None; 2]; MAX_PLY + 1];
         *self.history = [[[0; 25]; 25]; 2];
+        for helper in &mut self.helpers {
+            helper.clear();
+        }
     }
 
     /// Searches a position with no game history (default draw rules).
@@ -301,24 +380,10 @@ impl<E: Evaluator> Searcher<E> {
     /// completed iteration.
     pub fn search(&mut self, game: &Game, limits: Limits, mut on_iteration: impl FnMut(&Iteration)) -> SearchResult {
         let root = game.position();
-        self.started = Instant::now();
-        self.limits = limits;
-        self.nodes = 0;
-        self.tb_hits = 0;
-        self.stopped = false;
-        self.may_stop = false;
         self.tt.new_search();
-        let config = game.config();
-        self.draws = DrawRules {
-            no_progress_limit: config.no_progress_limit,
-            plies_left: config.max_plies.map(|cap| cap.saturating_sub(game.plies() as u32)),
-        };
-        // Only positions since the last irreversible move can repeat.
-        let reversible = game.quiet_plies() as usize;
-        let positions = game.positions();
-        self.path.clear();
-        self.path.extend(positions[positions.len() - 1 - reversible.min(positions.len() - 1)..].iter().map(|p| p.hash()));
-        self.eval.reset(&root);
+        self.abort.store(false, Ordering::Relaxed);
+        self.helper_nodes.store(0, Ordering::Relaxed);
+        self.prepare(game, limits);
 
         let mut result = SearchResult {
             best: None,
@@ -347,6 +412,70 @@ impl<E: Evaluator> Searcher<E> {
             return result;
         }
         let max_depth = limits.depth.unwrap_or(MAX_PLY as u32 - 1).clamp(1, MAX_PLY as u32 - 1);
+        if self.helpers.is_empty() {
+            return self.iterate(game, max_depth, result, on_iteration);
+        }
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let result = std::thread::scope(|scope| {
+            for helper in &mut helpers {
+                scope.spawn(move || helper.help(game, max_depth));
+            }
+            let result = self.iterate(game, max_depth, result, on_iteration);
+            self.abort.store(true, Ordering::Relaxed);
+            result
+        });
+        self.helpers = helpers;
+        result
+    }
+
+    /// Resets the per-search state for the current position of `game`.
+    fn prepare(&mut self, game: &Game, limits: Limits) {
+        let root = game.position();
+        self.started = Instant::now();
+        self.limits = limits;
+        self.nodes = 0;
+        self.tb_hits = 0;
+        self.stopped = false;
+        self.may_stop = false;
+        let config = game.config();
+        self.draws = DrawRules {
+            no_progress_limit: config.no_progress_limit,
+            plies_left: config.max_plies.map(|cap| cap.saturating_sub(game.plies() as u32)),
+        };
+        // Only positions since the last irreversible move can repeat.
+        let reversible = game.quiet_plies() as usize;
+        let positions = game.positions();
+        self.path.clear();
+        self.path.extend(positions[positions.len() - 1 - reversible.min(positions.len() - 1)..].iter().map(|p| p.hash()));
+        self.eval.reset(&root);
+    }
+
+    /// A helper thread's search: iterative deepening on the same root (odd
+    /// helpers one ply ahead, so that the threads spread over depths),
+    /// filling the shared table, until the main thread is done.
+    fn help(&mut self, game: &Game, max_depth: u32) {
+        self.prepare(game, Limits::default());
+        self.may_stop = true;
+        let root = game.position();
+        let first = 1 + self.helper_id.unwrap_or(0) as u32 % 2;
+        for depth in first.min(max_depth)..=max_depth {
+            self.negamax(&root, depth as i32, -INFINITY, INFINITY, 0, game.quiet_plies());
+            if self.stopped {
+                break;
+            }
+        }
+    }
+
+    /// The main thread's iterative deepening, from `result` (the fallback
+    /// move) on.
+    fn iterate(
+        &mut self,
+        game: &Game,
+        max_depth: u32,
+        mut result: SearchResult,
+        mut on_iteration: impl FnMut(&Iteration),
+    ) -> SearchResult {
+        let root = game.position();
         for depth in 1..=max_depth {
             let score = self.negamax(&root, depth as i32, -INFINITY, INFINITY, 0, game.quiet_plies());
             if self.stopped {
@@ -359,12 +488,12 @@ impl<E: Evaluator> Searcher<E> {
                 best: pv.first().copied().or(result.best),
                 score,
                 depth,
-                nodes: self.nodes,
+                nodes: self.total_nodes(),
                 elapsed: self.started.elapsed(),
                 pv: pv.clone(),
                 tb_hits: self.tb_hits,
             };
-            on_iteration(&Iteration { depth, score, nodes: self.nodes, elapsed: result.elapsed, pv, tb_hits: self.tb_hits });
+            on_iteration(&Iteration { depth, score, nodes: result.nodes, elapsed: result.elapsed, pv, tb_hits: self.tb_hits });
             if let Score::Win(p) | Score::Loss(p) = score {
                 // A proven result found at a depth beyond its length is final.
                 if depth > p {
@@ -375,7 +504,7 @@ impl<E: Evaluator> Searcher<E> {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result.tb_hits = self.tb_hits;
         result.elapsed = self.started.elapsed();
         result
@@ -420,7 +549,10 @@ impl<E: Evaluator> Searcher<E> {
     /// Whether a limit is reached; `before_iteration` also stops when half of
     /// the move time is used, since the next iteration would not finish.
     fn out_of_budget(&self, before_iteration: bool) -> bool {
-        if self.limits.nodes.is_some_and(|n| self.nodes >= n) {
+        if self.abort.load(Ordering::Relaxed) || self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return true;
+        }
+        if self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
             return true;
         }
         if let Some(t) = self.limits.movetime {
@@ -428,6 +560,12 @@ impl<E: Evaluator> Searcher<E> {
             return if before_iteration { elapsed * 2 >= t } else { elapsed >= t };
         }
         false
+    }
+
+    /// Nodes of this search on all threads (the helpers' counted in steps
+    /// of 1,024).
+    fn total_nodes(&self) -> u64 {
+        self.nodes + self.helper_nodes.load(Ordering::Relaxed)
     }
 
     fn is_repetition(&self, hash: u64, quiet: u32) -> bool {
@@ -440,9 +578,14 @@ impl<E: Evaluator> Searcher<E> {
     fn negamax(&mut self, pos: &Position, depth: i32, mut alpha: i32, mut beta: i32, ply: usize, quiet: u32) -> i32 {
         self.pv_len[ply] = 0;
         self.nodes += 1;
-        if self.may_stop && (self.nodes & 1023 == 0 || self.limits.nodes.is_some()) && self.out_of_budget(false) {
-            self.stopped = true;
-            return 0;
+        if self.may_stop && (self.nodes & 1023 == 0 || self.limits.nodes.is_some()) {
+            if self.helper_id.is_some() {
+                self.helper_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
+            if self.out_of_budget(false) {
+                self.stopped = true;
+                return 0;
+            }
         }
         let rules = &BRAINKING_RULES;
         if ply > 0 {

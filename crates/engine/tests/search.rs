@@ -290,3 +290,56 @@ fn proven_results_under_tight_draw_rules_agree_with_exhaustive_search() {
     }
     assert!(claims > 20, "the positions should include forced results ({claims})");
 }
+
+#[test]
+fn a_set_stop_flag_ends_an_unlimited_search_after_depth_one() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+    searcher.set_stop_flag(Some(Arc::clone(&flag)));
+    let setter = {
+        let flag = Arc::clone(&flag);
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            flag.store(true, Ordering::Relaxed);
+        })
+    };
+    let started = std::time::Instant::now();
+    let result = searcher.search_position(&Position::start(), Limits::default());
+    setter.join().unwrap();
+    assert!(started.elapsed() < std::time::Duration::from_secs(5), "the flag ends the search");
+    assert!(result.depth >= 1 && result.best.is_some(), "{result:?}");
+    assert!(!result.score.is_proven(), "the start is not solved: {result:?}");
+}
+
+#[test]
+fn helper_threads_share_the_table_and_one_thread_stays_deterministic() {
+    let pos: Position = "BBBBB/BB.BB/W..WW/W..WW/WWBWW b".parse().unwrap();
+    let run = |threads: usize| {
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 4 });
+        assert_eq!(searcher.set_threads(threads), threads);
+        searcher.search_position(&pos, Limits::depth(10))
+    };
+    let (a, b) = (run(1), run(1));
+    assert_eq!((a.nodes, a.best, a.score), (b.nodes, b.best, b.score));
+    let smp = run(2);
+    assert_eq!(smp.depth, 10);
+    assert!(pos.legal_moves().contains(&smp.best.unwrap()));
+    // The helpers' nodes are counted with the main thread's.
+    assert!(smp.nodes > 0);
+}
+
+#[test]
+fn time_for_move_spends_a_share_and_never_the_whole_clock() {
+    use alq_engine::time_for_move;
+    use std::time::Duration;
+    let ms = Duration::from_millis;
+    // 10 s + 0.1 s: a thirtieth plus three quarters of the increment, less 20 ms.
+    assert_eq!(time_for_move(ms(10_000), ms(100), None).as_millis(), 333 + 75 - 20);
+    for (left, inc, to_go) in [(ms(50), ms(0), None), (ms(1_000), ms(5_000), None), (ms(3_000), ms(0), Some(1)), (ms(0), ms(0), None)] {
+        let t = time_for_move(left, inc, to_go);
+        assert!(t >= ms(1), "{t:?}");
+        assert!(t <= left.max(ms(1)) * 4 / 5 + ms(1), "{left:?} {inc:?} {to_go:?}: {t:?}");
+    }
+}

@@ -416,6 +416,8 @@ fn play_stage(
         seed,
         sprt,
         game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+        clock: None,
+        time_margin: std::time::Duration::from_millis(500),
     };
     on_event(PipelineEvent::Stage { stage: which, total: stage.games, unit: "games" });
     let report = run_match(&config, |p| {

@@ -12,7 +12,7 @@
 //! | `start` | start position text; empty means the standard start |
 //! | `white`, `black` | player descriptions: evaluator, network hash, limits (e.g. `hce@nodes=1000`) |
 //! | `result` | `1-0`, `0-1` or `1/2-1/2` |
-//! | `termination` | `no_moves`, `repetition`, `no_progress` or `max_plies` |
+//! | `termination` | `no_moves`, `repetition`, `no_progress` or `max_plies`; or `forfeit`: the side to move in the last position (the loser by `result`) forfeited in a match: its engine crashed, ran out of time, or sent an illegal or malformed move; the game is not over by the rules |
 //! | `plies` | number of moves |
 //! | `opening_plies` | how many of the first moves were not chosen by the players' own search: book, random, softmax-sampled or near-best-sampled plies |
 //! | `opening` | how those plies were chosen, space-separated parts in order: `book:K`, `random:K`, `softmax:K@T` (temperature T cp), `near_best:K@CP` (uniform among moves within CP centipawns of the best); empty when every move was the players' own (format 2) |
@@ -48,6 +48,6 @@ mod samples;
 mod stats;
 
 pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
-pub use record::{format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORMAT_VERSION};
+pub use record::{format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

@@ -9,6 +9,9 @@ use alq_engine::{Exact, Game, GameConfig, Position, Score, Side, Termination, BR
 /// versions 1 and 2 are still read (see [`GameRecord::opening_parts`]).
 pub const FORMAT_VERSION: u32 = 3;
 
+/// The `termination` of a game lost by forfeit (see [`GameRecord::with_forfeit`]).
+pub const FORFEIT: &str = "forfeit";
+
 /// How a run of a game's first moves was chosen, one part of the `opening`
 /// column. The parts follow each other in the order they were played and
 /// their plies add up to `opening_plies`.
@@ -134,6 +137,8 @@ pub struct ReplayedGame {
     pub game: Game,
     /// One entry per move: the searcher's score, mover's view.
     pub scores: Vec<Option<Score>>,
+    /// The side that lost by forfeit, for a `forfeit` game.
+    pub forfeit: Option<Side>,
 }
 
 /// `35`, `w12`, `l7`, `d` (a draw proven by tables), or empty for no score.
@@ -204,6 +209,20 @@ impl GameRecord {
             max_plies: config.max_plies,
             format: FORMAT_VERSION,
         }
+    }
+
+    /// The same record as a loss by forfeit of `side`, the side to move in
+    /// the game's last position (it crashed, ran out of time, or sent an
+    /// illegal or malformed move): result `0-1` or `1-0`, termination
+    /// `forfeit`. The game itself is not over by the rules.
+    pub fn with_forfeit(mut self, side: Side) -> GameRecord {
+        self.result = match side {
+            Side::White => "0-1",
+            Side::Black => "1-0",
+        }
+        .to_string();
+        self.termination = FORFEIT.to_string();
+        self
     }
 
     /// The same record with its `opening` column set from `parts`, whose
@@ -301,10 +320,24 @@ impl GameRecord {
             return Err(format!("opening_plies {} exceeds plies {}", self.opening_plies, self.plies));
         }
         self.opening_parts()?;
-        let Some(outcome) = game.outcome() else {
-            return Err("the game is not over after its last move".to_string());
+        let forfeit = if self.termination == FORFEIT {
+            if let Some(outcome) = game.outcome() {
+                return Err(format!("a forfeit after the game ended ({} {})", outcome.result_text(), outcome.termination));
+            }
+            let loser = game.position().side_to_move();
+            let expected = GameRecord { result: String::new(), ..self.clone() }.with_forfeit(loser).result;
+            if self.result != expected {
+                return Err(format!("result {} of a forfeit: {loser} was to move, so the result is {expected}", self.result));
+            }
+            Some(loser)
+        } else {
+            None
         };
-        if outcome.result_text() != self.result || outcome.termination.name() != self.termination {
+        let outcome = game.outcome();
+        if outcome.is_none() && forfeit.is_none() {
+            return Err("the game is not over after its last move".to_string());
+        }
+        if let Some(outcome) = outcome.filter(|o| o.result_text() != self.result || o.termination.name() != self.termination) {
             return Err(format!(
                 "result {} {} does not follow from the final position, which gives {} {}",
                 self.result,
@@ -324,17 +357,26 @@ impl GameRecord {
         if scores.len() != self.plies as usize {
             return Err(format!("{} scores for {} moves", scores.len(), self.plies));
         }
-        Ok(ReplayedGame { record: self.clone(), game, scores })
+        Ok(ReplayedGame { record: self.clone(), game, scores, forfeit })
     }
 }
 
 impl ReplayedGame {
-    /// The winner, if any.
+    /// The winner, if any (the opponent of a side that forfeited).
     pub fn winner(&self) -> Option<Side> {
-        self.game.outcome().and_then(|o| o.winner)
+        match self.forfeit {
+            Some(loser) => Some(loser.opponent()),
+            None => self.game.outcome().and_then(|o| o.winner),
+        }
     }
 
-    pub fn termination(&self) -> Termination {
-        self.game.outcome().expect("a replayed game is over").termination
+    /// How the game ended by the rules; `None` for a forfeit.
+    pub fn termination(&self) -> Option<Termination> {
+        self.game.outcome().map(|o| o.termination)
+    }
+
+    /// The `termination` column: a rule's name or `forfeit`.
+    pub fn termination_name(&self) -> &str {
+        &self.record.termination
     }
 }

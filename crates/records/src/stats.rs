@@ -28,10 +28,10 @@ impl RecordStats {
         match game.winner() {
             Some(Side::White) => self.white_wins += 1,
             Some(Side::Black) => self.black_wins += 1,
-            None if game.termination() == Termination::MaxPlies => self.unfinished += 1,
+            None if game.termination() == Some(Termination::MaxPlies) => self.unfinished += 1,
             None => self.draws += 1,
         }
-        *self.terminations.entry(game.termination().name().to_string()).or_insert(0) += 1;
+        *self.terminations.entry(game.termination_name().to_string()).or_insert(0) += 1;
         self.plies += game.game.plies() as u64;
         self.positions += game.game.positions().len() as u64;
     }

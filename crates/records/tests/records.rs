@@ -191,3 +191,24 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
     let err = RecordWriter::append(&old).err().expect("appending to format 2 is refused").to_string();
     assert!(err.contains("another column layout"), "{err}");
 }
+
+#[test]
+fn forfeits_replay_only_as_a_loss_of_the_side_to_move() {
+    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(400) });
+    game.play_text("d3-c3").unwrap();
+    // Black is to move and forfeits: White wins.
+    let record = GameRecord::from_game(0, 1, "a", "b", &game, 0, &[None]).with_forfeit(alq_engine::Side::Black);
+    assert_eq!((record.result.as_str(), record.termination.as_str()), ("1-0", "forfeit"));
+    let replayed = record.replay().unwrap();
+    assert_eq!(replayed.winner(), Some(alq_engine::Side::White));
+    assert_eq!(replayed.termination(), None);
+    assert_eq!(replayed.termination_name(), "forfeit");
+    // White was not to move, so White cannot have forfeited.
+    let wrong = GameRecord { result: "0-1".to_string(), ..record.clone() };
+    assert!(wrong.replay().unwrap_err().contains("forfeit"));
+    // A game the rules ended cannot be forfeited afterwards.
+    let mut over = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(1) });
+    over.play_text("d3-c3").unwrap();
+    let late = GameRecord::from_game(0, 1, "a", "b", &over, 0, &[None]).with_forfeit(alq_engine::Side::Black);
+    assert!(late.replay().is_err());
+}

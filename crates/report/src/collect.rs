@@ -187,10 +187,10 @@ pub struct Section {
 impl Section {
     fn add(&mut self, game: &ReplayedGame, tree_depth: usize) {
         let winner = game.winner();
-        let capped = game.termination() == Termination::MaxPlies;
+        let capped = game.termination() == Some(Termination::MaxPlies);
         let plies = game.game.plies() as u64;
         self.total.add(winner, capped, plies);
-        *self.terminations.entry(game.termination().name().to_string()).or_insert(0) += 1;
+        *self.terminations.entry(game.termination_name().to_string()).or_insert(0) += 1;
         *self.lengths.entry(plies).or_insert(0) += 1;
         let r = &game.record;
         self.pairings.entry((r.white.clone(), r.black.clone())).or_default().add(winner, capped, plies);

@@ -135,6 +135,10 @@ impl SelfplayConfig {
     /// The player with this run's limits and tables.
     pub fn player_spec(&self) -> Result<PlayerSpec, SpecError> {
         let mut spec = PlayerSpec::parse(&self.player, self.limits())?;
+        if spec.is_external() {
+            let problem = "external engines play only in alq match".to_string();
+            return Err(SpecError { spec: self.player.clone(), problem });
+        }
         spec.limits = self.limits();
         Ok(spec.with_tables(self.tables()?.as_ref()))
     }

@@ -15,6 +15,8 @@
 //!     seed: 1,
 //!     sprt: None,
 //!     game: GameConfig::default(),
+//!     clock: None,
+//!     time_margin: std::time::Duration::from_millis(500),
 //! };
 //! let report = run_match(&config, |_| {}).unwrap();
 //! println!("{:+.0} Elo", report.elo);
@@ -22,6 +24,7 @@
 
 pub mod accuracy;
 pub mod book;
+pub mod external;
 pub mod generate;
 pub mod matches;
 pub mod openings;
@@ -33,7 +36,8 @@ pub use accuracy::{AccuracyPosition, AccuracyReport, Kept};
 pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
 pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
 pub use openings::Opening;
-pub use players::{Choice, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec};
+pub use external::EngineProcess;
+pub use players::{Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT};
 pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 

@@ -1,8 +1,12 @@
 //! Matches between two players over paired openings, in parallel, with
 //! Elo, pentanomial counts and an optional SPRT that stops the match early.
+//! Players may be external engines and play on a clock; a player that
+//! fails (crashes, runs out of time, sends an illegal move) loses the game
+//! by forfeit and the match goes on.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -13,7 +17,7 @@ use alq_engine::{Game, GameConfig, Score, Side};
 use alq_records::{GameRecord, OpeningPart};
 
 use crate::openings::{self, Opening};
-use crate::players::PlayerSpec;
+use crate::players::{Clock, PlayerSpec, TimeControl, ENGINE_MOVE_TIMEOUT};
 use crate::stats::{Sprt, SprtDecision, SprtState, Tally};
 
 /// Where the openings of a match come from.
@@ -38,6 +42,11 @@ pub struct MatchConfig {
     pub seed: u64,
     pub sprt: Option<Sprt>,
     pub game: GameConfig,
+    /// Both players play on this clock (a player out of time forfeits).
+    pub clock: Option<TimeControl>,
+    /// How far past its clock or move time a player may go before it
+    /// forfeits.
+    pub time_margin: Duration,
 }
 
 /// The result of a match, first player's view.
@@ -62,6 +71,10 @@ pub struct MatchReport {
     pub seed: u64,
     /// Whether the SPRT stopped the match before all games were played.
     pub stopped_early: bool,
+    /// Games lost by forfeit by the first and by the second player.
+    pub forfeits: [u64; 2],
+    /// One line per forfeit: the game, the player and why.
+    pub forfeit_notes: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -95,6 +108,8 @@ struct GameResult {
     points: f64,
     winner: Option<Side>,
     record: GameRecord,
+    /// Whether the first player forfeited, and why, when a player did.
+    forfeit: Option<(bool, String)>,
 }
 
 fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u64) -> GameResult {
@@ -105,11 +120,42 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
     // Freshly built players start with empty tables: each game stands alone.
     let mut a = config.a.build();
     let mut b = config.b.build();
+    let mut clock = config.clock.map(Clock::new);
+    // The side that forfeited and why.
+    let mut forfeit: Option<(Side, String)> = None;
     while !game.is_over() {
-        let a_to_move = (game.position().side_to_move() == Side::White) == a_is_white;
+        let side = game.position().side_to_move();
+        let a_to_move = (side == Side::White) == a_is_white;
         let player = if a_to_move { &mut a } else { &mut b };
-        let Some(choice) = player.choose(&game, &mut rng) else { break };
-        if game.play(choice.mv).is_err() {
+        let allowed = match &clock {
+            Some(c) => c.remaining[side.index()],
+            None => player.spec().limits.movetime.unwrap_or(ENGINE_MOVE_TIMEOUT),
+        };
+        let started = Instant::now();
+        let choice = match player.play(&game, &mut rng, clock.as_ref(), started + allowed + config.time_margin) {
+            Ok(Some(choice)) => choice,
+            Ok(None) => break,
+            Err(reason) => {
+                forfeit = Some((side, reason));
+                break;
+            }
+        };
+        let used = started.elapsed();
+        let over = match (&clock, player.spec().limits.movetime) {
+            (Some(c), _) => used > c.remaining[side.index()] + config.time_margin,
+            (None, Some(t)) => player.spec().is_external() && used > t + config.time_margin,
+            (None, None) => false,
+        };
+        if over {
+            forfeit = Some((side, format!("lost on time ({} ms for the move, {} ms allowed)", used.as_millis(), allowed.as_millis())));
+            break;
+        }
+        if let Some(c) = &mut clock {
+            let left = &mut c.remaining[side.index()];
+            *left = left.saturating_sub(used) + c.increment;
+        }
+        if let Err(e) = game.play(choice.mv) {
+            forfeit = Some((side, format!("illegal move {}: {e}", choice.mv)));
             break;
         }
         scores.push(choice.score);
@@ -128,14 +174,26 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
         Some(t) => t.mark_entry(&game, record),
         None => record,
     };
-    let winner = game.outcome().and_then(|o| o.winner);
+    let record = match &forfeit {
+        Some((side, _)) => record.with_forfeit(*side),
+        None => record,
+    };
+    let winner = match &forfeit {
+        Some((side, _)) => Some(side.opponent()),
+        None => game.outcome().and_then(|o| o.winner),
+    };
     let a_side = if a_is_white { Side::White } else { Side::Black };
     let points = match winner {
         Some(w) if w == a_side => 1.0,
         Some(_) => 0.0,
         None => 0.5,
     };
-    GameResult { points, winner, record }
+    let forfeit = forfeit.map(|(side, reason)| {
+        let a_forfeits = (side == Side::White) == a_is_white;
+        let name = if a_forfeits { &a_name } else { &b_name };
+        (a_forfeits, format!("game {index}: {name} ({side}) forfeits at ply {}: {reason}", game.plies()))
+    });
+    GameResult { points, winner, record, forfeit }
 }
 
 /// A per-game seed from the match seed and the game's place in it.
@@ -190,6 +248,7 @@ pub fn run_match_with_games(
     let (pair_openings, opening_count) = pair_openings(config, pairs)?;
     let stop = AtomicBool::new(false);
     let state = Mutex::new((Tally::default(), 0u64, 0u64, 0u64));
+    let forfeits = Mutex::new(([0u64; 2], Vec::new()));
     let records = Mutex::new(Vec::new());
     (0..pairs).into_par_iter().for_each(|i| {
         if stop.load(Ordering::Relaxed) {
@@ -215,6 +274,13 @@ pub fn run_match_with_games(
         }
         on_pair(&Progress { tally: tally.clone(), pairs_done: *done, sprt });
         drop(guard);
+        for g in [&first, &second] {
+            if let Some((a_forfeits, note)) = &g.forfeit {
+                let mut f = forfeits.lock().unwrap_or_else(|e| e.into_inner());
+                f.0[usize::from(!a_forfeits)] += 1;
+                f.1.push((g.record.id, note.clone()));
+            }
+        }
         let mut list = records.lock().unwrap_or_else(|e| e.into_inner());
         list.push(first.record);
         list.push(second.record);
@@ -223,6 +289,8 @@ pub fn run_match_with_games(
     records.sort_by_key(|r| r.id);
     let (tally, done, white_wins, black_wins) = state.into_inner().unwrap_or_else(|e| e.into_inner());
     let (lo, hi) = tally.elo_ci95();
+    let (forfeit_counts, mut notes) = forfeits.into_inner().unwrap_or_else(|e| e.into_inner());
+    notes.sort();
     let report = MatchReport {
         a: config.a.to_string(),
         b: config.b.to_string(),
@@ -240,6 +308,8 @@ pub fn run_match_with_games(
         openings: opening_count,
         seed: config.seed,
         stopped_early: done < pairs,
+        forfeits: forfeit_counts,
+        forfeit_notes: notes.into_iter().map(|(_, n)| n).collect(),
     };
     Ok((report, records))
 }
@@ -258,6 +328,8 @@ mod tests {
             seed: 7,
             sprt: None,
             game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+            clock: None,
+            time_margin: Duration::from_millis(500),
         }
     }
 

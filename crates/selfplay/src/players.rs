@@ -1,18 +1,23 @@
-//! Players: a searcher with an evaluator and limits, or the random and
-//! greedy baselines, described by a text spec such as `hce@nodes=500`.
+//! Players: a searcher with an evaluator and limits, the random and greedy
+//! baselines, or an external engine (a program speaking the `alq engine`
+//! protocol), described by a text spec such as `hce@nodes=500` or
+//! `engine:python3 bot.py@movetime=100`.
 
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::seq::SliceRandom;
 use rand::Rng;
 use thiserror::Error;
 
 use alq_engine::{
-    EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, Score, SearchConfig, Searcher, Side,
+    time_for_move, EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, Score, SearchConfig,
+    Searcher, Side,
 };
+
+use crate::external::EngineProcess;
 
 /// A spec that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -165,7 +170,62 @@ pub enum PlayerKind {
     Greedy,
     /// Alpha-beta search with an evaluator.
     Search(EvalSpec),
+    /// An external engine: a shell command started for each game, and the
+    /// options set on it (`setoption name N value V`).
+    Engine { command: String, options: Vec<(String, String)> },
 }
+
+/// A chess-clock time control: `base` for the game, `increment` added after
+/// each move (`10+0.1`: ten seconds plus a tenth per move).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub base: Duration,
+    pub increment: Duration,
+}
+
+impl TimeControl {
+    /// Reads `BASE[+INC]` in seconds, e.g. `10+0.1` or `60`.
+    pub fn parse(text: &str) -> Result<TimeControl, String> {
+        let bad = || format!("time control {text:?}: expected BASE+INC in seconds, e.g. 10+0.1");
+        let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
+        let seconds = |t: &str| -> Result<Duration, String> {
+            let v: f64 = t.trim().parse().map_err(|_| bad())?;
+            if !(v.is_finite() && (0.0..=86_400.0).contains(&v)) {
+                return Err(bad());
+            }
+            Ok(Duration::from_secs_f64(v))
+        };
+        let tc = TimeControl { base: seconds(base)?, increment: seconds(inc)? };
+        if tc.base.is_zero() {
+            return Err(format!("time control {text:?}: the base time must be positive"));
+        }
+        Ok(tc)
+    }
+}
+
+impl fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}+{}", self.base.as_secs_f64(), self.increment.as_secs_f64())
+    }
+}
+
+/// Both players' clocks during a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Time left, White's first.
+    pub remaining: [Duration; 2],
+    pub increment: Duration,
+}
+
+impl Clock {
+    pub fn new(tc: TimeControl) -> Clock {
+        Clock { remaining: [tc.base; 2], increment: tc.increment }
+    }
+}
+
+/// How long an external engine may take for a move when no clock or move
+/// time bounds it.
+pub const ENGINE_MOVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// A player and its limits, e.g. `hce@nodes=2000` or `random`.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +237,11 @@ pub struct PlayerSpec {
     /// Endgame tables: the search uses them, and in positions whose moves
     /// they all cover the player plays a best move by the tables.
     pub tables: Option<TablesSpec>,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Plays on this clock (a match's `--tc`): each move's time comes from
+    /// it, beside any depth or node limit.
+    pub clock: Option<TimeControl>,
 }
 
 impl PlayerSpec {
@@ -186,10 +251,32 @@ impl PlayerSpec {
     /// tablebase folder), and for `hce` any handcrafted weight by name. `default_limits` applies when the spec
     /// names no limit of its own.
     pub fn parse(spec: &str, default_limits: Limits) -> Result<PlayerSpec, SpecError> {
+        Self::parse_with_clock(spec, default_limits, None)
+    }
+
+    /// [`PlayerSpec::parse`] for a game on a clock: a searching player then
+    /// needs no limit of its own. Also reads `engine:COMMAND[@key=value,...]`,
+    /// an external engine: keys `nodes`, `depth` and `movetime` are its
+    /// limits (sent with `go`), any other key is an engine option.
+    pub fn parse_with_clock(spec: &str, default_limits: Limits, clock: Option<TimeControl>) -> Result<PlayerSpec, SpecError> {
         let err = |problem: String| SpecError { spec: spec.to_string(), problem };
-        let (name, params) = spec.trim().split_once('@').unwrap_or((spec.trim(), ""));
+        let trimmed = spec.trim();
+        let (name, params) = if let Some(command) = trimmed.strip_prefix("engine:") {
+            // Settings follow the last '@' when it is followed by key=value pairs.
+            match command.rsplit_once('@') {
+                Some((c, p)) if p.contains('=') => (c, p),
+                _ => (command, ""),
+            }
+        } else {
+            trimmed.split_once('@').unwrap_or((trimmed, ""))
+        };
+        let external = trimmed.starts_with("engine:");
+        if external && name.trim().is_empty() {
+            return Err(err("engine: needs a command, e.g. engine:python3 bot.py".to_string()));
+        }
         let mut limits = Limits::default();
         let mut hash_mb = 16;
+        let mut threads = 1;
         let mut tables = None;
         let mut eval_pairs = Vec::new();
         for pair in params.split(',').filter(|p| !p.trim().is_empty()) {
@@ -200,34 +287,65 @@ impl PlayerSpec {
                 "nodes" => limits.nodes = Some(number()?.max(1)),
                 "depth" => limits.depth = Some(number()?.clamp(1, 100) as u32),
                 "movetime" => limits.movetime = Some(Duration::from_millis(number()?.max(1))),
+                _ if external => eval_pairs.push(pair),
                 "hash" => hash_mb = number()?.clamp(1, 65536) as usize,
+                "threads" => threads = number()?.clamp(1, 256) as usize,
                 "tb" => tables = Some(TablesSpec::open(value).map_err(err)?),
                 _ => eval_pairs.push(pair),
             }
         }
         let kind = match name {
+            command if external => PlayerKind::Engine {
+                command: command.trim().to_string(),
+                options: eval_pairs
+                    .iter()
+                    .map(|p| p.split_once('=').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())))
+                    .collect::<Option<_>>()
+                    .ok_or_else(|| err("engine options are key=value".to_string()))?,
+            },
             "random" | "greedy" if !eval_pairs.is_empty() => {
-                return Err(err(format!("unknown key in {:?} (known: nodes, depth, movetime, hash, tb)", eval_pairs[0])))
+                return Err(err(format!("unknown key in {:?} (known: nodes, depth, movetime, hash, threads, tb)", eval_pairs[0])))
             }
             "random" => PlayerKind::Random,
             "greedy" => PlayerKind::Greedy,
             _ => PlayerKind::Search(EvalSpec::from_parts(spec, name, &eval_pairs).map_err(|e| {
-                err(format!("{} (players: hce, random, greedy; limits: nodes, depth, movetime, hash)", e.problem))
+                err(format!(
+                    "{} (players: hce, nn, a network file, random, greedy, engine:COMMAND; keys: nodes, depth, movetime, hash, threads, tb)",
+                    e.problem
+                ))
             })?),
         };
         if limits == Limits::default() {
             limits = default_limits;
         }
-        if matches!(kind, PlayerKind::Search(_)) && limits == Limits::default() {
-            return Err(err("a searching player needs a limit (nodes, depth or movetime)".to_string()));
+        let searches = matches!(kind, PlayerKind::Search(_) | PlayerKind::Engine { .. });
+        if searches && limits == Limits::default() && clock.is_none() {
+            return Err(err("a searching player needs a limit (nodes, depth or movetime) or a clock".to_string()));
         }
-        Ok(PlayerSpec { kind, limits, hash_mb, tables })
+        if external && tables.is_some() {
+            return Err(err("an external engine takes its tables as an option of its own".to_string()));
+        }
+        Ok(PlayerSpec { kind, limits, hash_mb, tables, threads, clock })
+    }
+
+    /// Whether the player is an external engine.
+    pub fn is_external(&self) -> bool {
+        matches!(self.kind, PlayerKind::Engine { .. })
+    }
+
+    /// The same player with this time per move (a match's `--movetime`),
+    /// which replaces its own.
+    pub fn with_movetime(mut self, movetime: Option<Duration>) -> PlayerSpec {
+        if movetime.is_some() {
+            self.limits.movetime = movetime;
+        }
+        self
     }
 
     /// The same player with these tables (a run's or a match's `--tb`),
     /// unless it names its own.
     pub fn with_tables(mut self, tables: Option<&TablesSpec>) -> PlayerSpec {
-        if self.tables.is_none() {
+        if self.tables.is_none() && !self.is_external() {
             self.tables = tables.cloned();
         }
         self
@@ -239,31 +357,52 @@ impl PlayerSpec {
             PlayerKind::Search(eval) => {
                 let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: self.hash_mb });
                 searcher.set_tables(self.tables.as_ref().map(|t| Arc::clone(&t.tables)));
+                searcher.set_threads(self.threads);
                 Some(searcher)
             }
             _ => None,
         };
-        Player { spec: self.clone(), searcher }
+        Player { spec: self.clone(), searcher, engine: None }
     }
 }
 
 impl fmt::Display for PlayerSpec {
     /// The spec in the form [`PlayerSpec::parse`] reads, limits included.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let limits = self.limits.to_string();
+        let mut parts: Vec<String> = Vec::new();
         match &self.kind {
             PlayerKind::Random => f.write_str("random")?,
             PlayerKind::Greedy => f.write_str("greedy")?,
             PlayerKind::Search(EvalSpec::Hce(w)) => {
-                write!(f, "hce@{}", self.limits)?;
+                f.write_str("hce")?;
+                parts.push(limits);
                 if *w != HceWeights::default() {
-                    write!(f, ",{}", w.describe())?;
+                    parts.push(w.describe());
                 }
             }
-            PlayerKind::Search(net @ EvalSpec::Network(_)) => write!(f, "{}@{}", net.describe(), self.limits)?,
+            PlayerKind::Search(net @ EvalSpec::Network(_)) => {
+                f.write_str(&net.describe())?;
+                parts.push(limits);
+            }
+            PlayerKind::Engine { command, options } => {
+                write!(f, "engine:{command}")?;
+                parts.push(limits);
+                parts.extend(options.iter().map(|(k, v)| format!("{k}={v}")));
+            }
+        }
+        if self.threads > 1 {
+            parts.push(format!("threads={}", self.threads));
+        }
+        if let Some(tc) = self.clock {
+            parts.push(format!("tc={tc}"));
         }
         if let Some(t) = &self.tables {
-            let sep = if matches!(self.kind, PlayerKind::Random | PlayerKind::Greedy) { '@' } else { ',' };
-            write!(f, "{sep}tb={}", t.dir)?;
+            parts.push(format!("tb={}", t.dir));
+        }
+        parts.retain(|p| !p.is_empty());
+        if !parts.is_empty() {
+            write!(f, "@{}", parts.join(","))?;
         }
         Ok(())
     }
@@ -277,10 +416,12 @@ pub struct Choice {
     pub score: Option<Score>,
 }
 
-/// A player ready to choose moves in one game.
+/// A player ready to choose moves in one game (an external engine's
+/// process is started at its first move and ends with the player).
 pub struct Player {
     spec: PlayerSpec,
     searcher: Option<Searcher<Box<dyn Evaluator>>>,
+    engine: Option<EngineProcess>,
 }
 
 impl Player {
@@ -288,13 +429,59 @@ impl Player {
         &self.spec
     }
 
-    /// Chooses a move in `game`'s current position; `None` when there is none.
+    /// Chooses a move in `game`'s current position; `None` when there is
+    /// none, or when an external engine fails (see [`Player::play`]).
     pub fn choose(&mut self, game: &Game, rng: &mut impl Rng) -> Option<Choice> {
+        self.play(game, rng, None, Instant::now() + ENGINE_MOVE_TIMEOUT).ok().flatten()
+    }
+
+    /// Chooses a move on `clock`, if the game has one (a searching player
+    /// then spends [`time_for_move`] of its time, within its own limits);
+    /// `Ok(None)` when there is no move. An external engine must answer by
+    /// `deadline`; an error says why it forfeits the game (it could not
+    /// start, crashed, did not answer in time, or sent an illegal or
+    /// malformed move).
+    pub fn play(&mut self, game: &Game, rng: &mut impl Rng, clock: Option<&Clock>, deadline: Instant) -> Result<Option<Choice>, String> {
         let pos = game.position();
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return None;
+            return Ok(None);
         }
+        let side = pos.side_to_move().index();
+        let mut limits = self.spec.limits;
+        if let Some(c) = clock {
+            let budget = time_for_move(c.remaining[side], c.increment, None);
+            limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
+        }
+        if let PlayerKind::Engine { command, options } = &self.spec.kind {
+            if self.engine.is_none() {
+                let mut engine = EngineProcess::start(command)?;
+                let mut options = options.clone();
+                if engine.has_option("NoProgress") {
+                    let limit = game.config().no_progress_limit.unwrap_or(0);
+                    options.push(("NoProgress".to_string(), limit.to_string()));
+                }
+                engine.new_game(&options)?;
+                self.engine = Some(engine);
+            }
+            let engine = self.engine.as_mut().ok_or("no engine")?;
+            let args = match clock {
+                Some(c) => {
+                    let ms = |d: Duration| d.as_millis();
+                    let (w, b, inc) = (ms(c.remaining[0]), ms(c.remaining[1]), ms(c.increment));
+                    format!("wtime {w} btime {b} winc {inc} binc {inc}")
+                }
+                None => go_args(limits),
+            };
+            let answer = engine.go(game, &args, deadline)?;
+            return Ok(Some(Choice { mv: answer.mv, score: answer.score }));
+        }
+        Ok(self.choose_builtin(game, rng, limits))
+    }
+
+    fn choose_builtin(&mut self, game: &Game, rng: &mut impl Rng, limits: Limits) -> Option<Choice> {
+        let pos = game.position();
+        let moves = pos.legal_moves();
         if let Some(choice) = self.spec.tables.as_ref().and_then(|t| t.best_move(game, rng)) {
             return Some(choice);
         }
@@ -310,11 +497,18 @@ impl Player {
             }
             PlayerKind::Search(_) => {
                 let searcher = self.searcher.as_mut()?;
-                let result = searcher.search(game, self.spec.limits, |_| {});
+                let result = searcher.search(game, limits, |_| {});
                 result.best.map(|mv| Choice { mv, score: Some(result.score) })
             }
+            PlayerKind::Engine { .. } => None,
         }
     }
+}
+
+/// The `go` arguments of a player's limits: `depth D nodes N movetime MS`
+/// (their display, `depth=D,nodes=N,movetime=MS`, with spaces).
+fn go_args(limits: Limits) -> String {
+    limits.to_string().replace(['=', ','], " ")
 }
 
 #[cfg(test)]
@@ -339,5 +533,30 @@ mod tests {
             assert!(PlayerSpec::parse(bad, d).is_err(), "{bad}");
         }
         assert!(PlayerSpec::parse("hce", Limits::default()).is_err());
+        assert_eq!(PlayerSpec::parse("nn@nodes=9,threads=2", d).unwrap().threads, 2);
+        assert_eq!(PlayerSpec::parse("hce@nodes=9,threads=2", d).unwrap().to_string(), "hce@nodes=9,threads=2");
+    }
+
+    #[test]
+    fn engine_specs_and_time_controls_parse() {
+        let d = Limits::nodes(1000);
+        let e = PlayerSpec::parse("engine:python3 my bot.py@movetime=50,Hash=8", d).unwrap();
+        assert_eq!(
+            e.kind,
+            PlayerKind::Engine { command: "python3 my bot.py".to_string(), options: vec![("Hash".to_string(), "8".to_string())] }
+        );
+        assert_eq!(e.limits, Limits::movetime(Duration::from_millis(50)));
+        assert_eq!(e.to_string(), "engine:python3 my bot.py@movetime=50,Hash=8");
+        assert_eq!(PlayerSpec::parse("engine:./bot", d).unwrap().limits, d);
+        assert!(PlayerSpec::parse("engine:", d).is_err());
+        let tc = TimeControl::parse("10+0.1").unwrap();
+        assert_eq!((tc.base, tc.increment), (Duration::from_secs(10), Duration::from_millis(100)));
+        assert_eq!(TimeControl::parse("3").unwrap().increment, Duration::ZERO);
+        for bad in ["", "x+1", "0+1", "-5", "10+y"] {
+            assert!(TimeControl::parse(bad).is_err(), "{bad}");
+        }
+        let timed = PlayerSpec::parse_with_clock("nn", Limits::default(), Some(tc)).unwrap();
+        assert_eq!(timed.limits, Limits::default());
+        assert!(timed.to_string().ends_with("tc=10+0.1"), "{timed}");
     }
 }

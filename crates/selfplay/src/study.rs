@@ -158,6 +158,9 @@ impl StudyConfig {
                 PlayerKind::Greedy => ("greedy".to_string(), None),
                 PlayerKind::Search(crate::players::EvalSpec::Hce(_)) => ("hce".to_string(), spec.limits.nodes),
                 PlayerKind::Search(crate::players::EvalSpec::Network(_)) => ("nn".to_string(), spec.limits.nodes),
+                PlayerKind::Engine { .. } => {
+                    return invalid(format!("rung {} ({}): external engines play only in alq match", i + 1, rung.player))
+                }
             };
             let slug: String = rung
                 .player

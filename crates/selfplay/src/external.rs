@@ -1,0 +1,181 @@
+//! External engines: a program that speaks the `alq engine` protocol
+//! (UCI-style, see the README), run as a child process for one game.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use alq_engine::{Game, Move, Position, Score};
+
+/// How long an engine may take to start and answer `uci` and `isready`.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A running engine process.
+pub struct EngineProcess {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// Option names the engine announced after `uci`.
+    options: Vec<String>,
+}
+
+/// What an engine answered to `go`.
+#[derive(Clone, Debug)]
+pub struct EngineMove {
+    pub mv: Move,
+    /// The score of its last `info ... score` line, if any.
+    pub score: Option<Score>,
+}
+
+impl EngineProcess {
+    /// Starts `command` (run by `sh -c`), sends `uci` and waits for `uciok`.
+    pub fn start(command: &str) -> Result<EngineProcess, String> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec {command}"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
+        let stdin = child.stdin.take().ok_or("no stdin")?;
+        let stdout = child.stdout.take().ok_or("no stdout")?;
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = EngineProcess { child, stdin, lines, options: Vec::new() };
+        engine.send("uci")?;
+        let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+        let mut options = Vec::new();
+        engine.wait_for(deadline, "uciok", |line| {
+            if let Some(rest) = line.strip_prefix("option name ") {
+                if let Some((name, _)) = rest.split_once(" type") {
+                    options.push(name.trim().to_string());
+                }
+            }
+            (line.trim() == "uciok").then_some(())
+        })?;
+        engine.options = options;
+        Ok(engine)
+    }
+
+    /// Whether the engine announced an option of this name.
+    pub fn has_option(&self, name: &str) -> bool {
+        self.options.iter().any(|o| o.eq_ignore_ascii_case(name))
+    }
+
+    /// Sets options, starts a new game and waits until the engine is ready.
+    pub fn new_game(&mut self, options: &[(String, String)]) -> Result<(), String> {
+        for (name, value) in options {
+            self.send(&format!("setoption name {name} value {value}"))?;
+        }
+        self.send("ucinewgame")?;
+        self.send("isready")?;
+        self.wait_for(Instant::now() + HANDSHAKE_TIMEOUT, "readyok", |l| (l.trim() == "readyok").then_some(()))
+    }
+
+    /// Sends the game's moves and `go ARGS`, and reads the best move until
+    /// `deadline`. Errors say why the engine forfeits: it exited, did not
+    /// answer in time, or sent a malformed or illegal move.
+    pub fn go(&mut self, game: &Game, args: &str, deadline: Instant) -> Result<EngineMove, String> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        let setup =
+            if game.start() == Position::start() { "startpos".to_string() } else { format!("fen {}", game.start()) };
+        let moves = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+        self.send(&format!("position {setup}{moves}"))?;
+        self.send(&format!("go {args}"))?;
+        let mut score = None;
+        let text = self.wait_for(deadline, "bestmove", |line| {
+            let mut words = line.split_whitespace();
+            match words.next() {
+                Some("info") => {
+                    if let Some(s) = parse_info_score(line) {
+                        score = Some(s);
+                    }
+                    None
+                }
+                Some("bestmove") => Some(words.next().unwrap_or("").to_string()),
+                _ => None,
+            }
+        })?;
+        if text.is_empty() {
+            return Err("malformed bestmove line (no move)".to_string());
+        }
+        let mv = game.position().parse_move(&text).map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
+        Ok(EngineMove { mv, score })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("crashed (cannot write to it: {e})"))
+    }
+
+    /// Reads lines until `done` returns a value or the deadline passes.
+    fn wait_for<T>(&mut self, deadline: Instant, what: &str, mut done: impl FnMut(&str) -> Option<T>) -> Result<T, String> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    if let Some(value) = done(&line) {
+                        return Ok(value);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => return Err(format!("no {what} in time")),
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
+                    return Err(format!("crashed before {what} ({status})"));
+                }
+            }
+        }
+    }
+}
+
+impl Drop for EngineProcess {
+    /// Sends `quit`, gives the engine a moment to leave, then kills it.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let until = Instant::now() + Duration::from_millis(200);
+        while Instant::now() < until {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The score of an `info` line: `score cp N`, `win P`, `loss P` or `draw`.
+pub fn parse_info_score(line: &str) -> Option<Score> {
+    let mut words = line.split_whitespace().skip_while(|w| *w != "score").skip(1);
+    let kind = words.next()?;
+    let mut number = || words.next()?.parse::<i64>().ok();
+    match kind {
+        "cp" => number().map(|n| Score::Cp(n.clamp(-20_000, 20_000) as i32)),
+        "win" => number().map(|n| Score::Win(n.clamp(0, 1_000) as u32)),
+        "loss" => number().map(|n| Score::Loss(n.clamp(0, 1_000) as u32)),
+        "draw" => Some(Score::Draw),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_scores_parse() {
+        assert_eq!(parse_info_score("info depth 3 score cp -35 nodes 9 pv a"), Some(Score::Cp(-35)));
+        assert_eq!(parse_info_score("info depth 9 score win 7 nodes 9"), Some(Score::Win(7)));
+        assert_eq!(parse_info_score("info depth 9 score draw"), Some(Score::Draw));
+        assert_eq!(parse_info_score("info string hello"), None);
+        assert_eq!(parse_info_score("info score cp x"), None);
+    }
+}
