@@ -24,7 +24,7 @@ type BoxSearcher = Searcher<Box<dyn Evaluator>>;
 
 enum Event {
     Line(String),
-    /// Standard input is closed: as `quit`.
+    /// Standard input is closed: finish what was asked, then quit.
     Closed,
     /// A search finished; the searcher comes back with its result.
     Done(Box<BoxSearcher>, SearchResult),
@@ -147,6 +147,10 @@ pub fn bestmove_line(result: &SearchResult) -> String {
 
 impl Engine {
     fn serve(&mut self, rx: Receiver<Event>) {
+        // Input closed: finish what was asked first (a script piped into the
+        // engine gets every best move), then quit. An infinite search is
+        // stopped, as `stop` would.
+        let mut closed = false;
         while let Ok(event) = rx.recv() {
             match event {
                 Event::Line(line) => {
@@ -154,12 +158,19 @@ impl Engine {
                         break;
                     }
                 }
-                Event::Closed => break,
+                Event::Closed => closed = true,
                 Event::Done(searcher, result) => {
                     self.finished(searcher, result);
                     if !self.run_deferred() {
                         break;
                     }
+                }
+            }
+            if closed {
+                match &self.running {
+                    None if self.deferred.is_empty() => break,
+                    Some(r) if r.infinite => self.stop.store(true, Ordering::Relaxed),
+                    _ => {}
                 }
             }
         }
