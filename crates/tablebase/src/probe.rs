@@ -137,11 +137,7 @@ impl EndgameTables for Tablebase {
     }
 
     fn probe(&self, pos: &Position) -> Option<Exact> {
-        match Tablebase::probe(self, pos).ok()? {
-            Value::Win(d) => Some(Exact::Win(d.into())),
-            Value::Loss(d) => Some(Exact::Loss(d.into())),
-            Value::Draw => Some(Exact::Draw),
-        }
+        Tablebase::probe(self, pos).ok().map(Exact::from)
     }
 
     fn describe(&self) -> String {

@@ -1,6 +1,8 @@
 //! Game-theoretic values and their one-byte encoding.
 
 use std::cmp::Ordering;
+
+use alq_engine::Exact;
 use std::fmt;
 
 /// The value of a position for the side to move, with the distance to the end
@@ -65,16 +67,23 @@ impl Value {
         successors.into_iter().map(Value::for_mover).max_by(Value::preference).unwrap_or(Value::Loss(0))
     }
 
-    /// Orders values by how much the side to move likes them (greater is better).
+    /// Orders values by how much the side to move likes them (greater is
+    /// better), as the engine's [`Exact::preference`] does.
+    #[inline]
     pub fn preference(&self, other: &Value) -> Ordering {
-        fn key(v: &Value) -> (u8, i32) {
-            match *v {
-                Value::Win(d) => (2, -i32::from(d)),
-                Value::Draw => (1, 0),
-                Value::Loss(d) => (0, i32::from(d)),
-            }
+        Exact::from(*self).preference(&Exact::from(*other))
+    }
+}
+
+/// The engine's view of a table value.
+impl From<Value> for Exact {
+    #[inline]
+    fn from(value: Value) -> Exact {
+        match value {
+            Value::Win(d) => Exact::Win(d.into()),
+            Value::Loss(d) => Exact::Loss(d.into()),
+            Value::Draw => Exact::Draw,
         }
-        key(self).cmp(&key(other))
     }
 }
 
