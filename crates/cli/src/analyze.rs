@@ -54,15 +54,18 @@ pub struct AnalyzeArgs {
     /// tables' exact distance).
     #[arg(long, value_name = "DIR")]
     tb: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
-    let eval = parse_evaluator(&args.eval)?;
+    let rules = args.rules.get();
+    let eval = parse_evaluator(&args.eval, rules)?;
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: args.hash.max(1) });
     searcher.set_threads(args.threads as usize);
-    attach_tables(&mut searcher, open_tables(args.tb.as_deref())?.as_ref());
-    let game = Game::new(pos, GameConfig::default());
+    attach_tables(&mut searcher, open_tables(args.tb.as_deref(), rules)?.as_ref());
+    let game = Game::new(pos, GameConfig::with_rules(rules));
     let result = searcher.search(&game, args.limits.limits(), |it| println!("{}", crate::engine::info_line(it)));
     println!("{}", crate::engine::bestmove_line(&result));
     Ok(())

@@ -14,11 +14,19 @@ use std::time::Duration;
 
 use clap::Args;
 
-use alq_engine::{time_for_move, Evaluator, Game, GameConfig, Iteration, Limits, Position, SearchConfig, SearchResult, Searcher, Side};
+use alq_engine::{
+    time_for_move, Evaluator, Game, GameConfig, Iteration, Limits, Position, RuleSet, SearchConfig, SearchResult, Searcher, Side,
+};
 use alq_selfplay::{EvalSpec, TablesSpec};
 
 #[derive(Args)]
-pub struct EngineArgs {}
+pub struct EngineArgs {
+    /// The rule set to start with (the `Rules` option changes it). Under
+    /// rules other than BrainKing's the default Eval is `hce`, since the
+    /// shipped network was trained on BrainKing games.
+    #[command(flatten)]
+    rules: crate::RulesArg,
+}
 
 type BoxSearcher = Searcher<Box<dyn Evaluator>>;
 
@@ -38,17 +46,19 @@ struct Options {
     tables: Option<TablesSpec>,
     /// 0: the no-progress rule is off.
     no_progress: u32,
+    rules: RuleSet,
 }
 
 const DEFAULT_NO_PROGRESS: u32 = 60;
 
 /// What `uci` prints between the `id` lines and `uciok`.
-const OPTION_LINES: [&str; 5] = [
+const OPTION_LINES: [&str; 6] = [
     "option name Hash type spin default 16 min 1 max 65536",
     "option name Threads type spin default 1 min 1 max 256",
     "option name Eval type string default nn",
     "option name Tablebases type string default <empty>",
     "option name NoProgress type spin default 60 min 0 max 1000",
+    "option name Rules type combo default brainking var brainking var classic",
 ];
 
 /// A search in progress.
@@ -72,7 +82,8 @@ struct Engine {
     deferred: std::collections::VecDeque<String>,
 }
 
-pub fn run(_args: EngineArgs) -> anyhow::Result<()> {
+pub fn run(args: EngineArgs) -> anyhow::Result<()> {
+    let rules = args.rules.get();
     let (tx, rx) = mpsc::channel();
     let reader = tx.clone();
     std::thread::spawn(move || {
@@ -88,12 +99,13 @@ pub fn run(_args: EngineArgs) -> anyhow::Result<()> {
     let options = Options {
         hash_mb: 16,
         threads: 1,
-        eval: EvalSpec::parse("nn")?,
+        eval: EvalSpec::parse(if rules == RuleSet::BrainKing { "nn" } else { "hce" })?,
         tables: None,
         no_progress: DEFAULT_NO_PROGRESS,
+        rules,
     };
     let mut engine = Engine {
-        game: Game::new(Position::start(), game_config(options.no_progress)),
+        game: Game::new(Position::start_of(rules), game_config(options.no_progress, rules)),
         options,
         searcher: None,
         stop: Arc::new(AtomicBool::new(false)),
@@ -105,8 +117,8 @@ pub fn run(_args: EngineArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn game_config(no_progress: u32) -> GameConfig {
-    GameConfig { no_progress_limit: (no_progress > 0).then_some(no_progress), max_plies: None }
+fn game_config(no_progress: u32, rules: RuleSet) -> GameConfig {
+    GameConfig { no_progress_limit: (no_progress > 0).then_some(no_progress), max_plies: None, rules }
 }
 
 fn first_word(line: &str) -> &str {
@@ -220,7 +232,7 @@ impl Engine {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
                 }
-                self.game = Game::new(Position::start(), game_config(self.options.no_progress));
+                self.game = Game::new(Position::start_of(self.options.rules), self.game_config());
             }
             "setoption" => {
                 if let Err(e) = self.set_option(rest) {
@@ -281,14 +293,22 @@ impl Engine {
                 }
             }
             "eval" => {
-                self.options.eval = EvalSpec::parse(value).map_err(|e| format!("option Eval: {}", e.problem))?;
+                let eval = EvalSpec::parse(value).map_err(|e| format!("option Eval: {}", e.problem))?;
+                if let Some(own) = eval.rules().filter(|&r| r != self.options.rules) {
+                    return Err(format!("option Eval: the network was trained for the {own} rules, not {}", self.options.rules));
+                }
+                self.options.eval = eval;
                 self.searcher = None;
             }
             "tablebases" => {
-                self.options.tables = match value {
+                let tables = match value {
                     "" | "<empty>" => None,
                     dir => Some(TablesSpec::open(dir).map_err(|e| format!("option Tablebases: {e}"))?),
                 };
+                if let Some(own) = tables.as_ref().map(|t| t.tables.rules()).filter(|&r| r != self.options.rules) {
+                    return Err(format!("option Tablebases: the tables were built for the {own} rules, not {}", self.options.rules));
+                }
+                self.options.tables = tables;
                 if let Some(s) = &mut self.searcher {
                     s.set_tables(self.options.tables.as_ref().map(|t| Arc::clone(&t.tables)));
                 }
@@ -296,7 +316,7 @@ impl Engine {
             "noprogress" => {
                 self.options.no_progress = number(0, 1000)? as u32;
                 // The current position keeps its moves under the new rule.
-                let mut game = Game::new(self.game.start(), game_config(self.options.no_progress));
+                let mut game = Game::new(self.game.start(), self.game_config());
                 for &mv in self.game.moves() {
                     if game.play(mv).is_err() {
                         break;
@@ -304,9 +324,28 @@ impl Engine {
                 }
                 self.game = game;
             }
-            _ => return Err(format!("unknown option {name:?} (options: Hash, Threads, Eval, Tablebases, NoProgress)")),
+            "rules" => {
+                let rules: RuleSet = value.parse().map_err(|e| format!("option Rules: {e}"))?;
+                if let Some(own) = self.options.eval.rules().filter(|&r| r != rules) {
+                    return Err(format!(
+                        "option Rules: the Eval network was trained for the {own} rules; set Eval to hce or a {rules} network first"
+                    ));
+                }
+                if self.options.tables.as_ref().is_some_and(|t| t.tables.rules() != rules) {
+                    return Err("option Rules: the Tablebases were built for other rules; clear them first".to_string());
+                }
+                self.options.rules = rules;
+                self.searcher = None;
+                self.game = Game::new(Position::start_of(rules), self.game_config());
+            }
+            _ => return Err(format!("unknown option {name:?} (options: Hash, Threads, Eval, Tablebases, NoProgress, Rules)")),
         }
         Ok(())
+    }
+
+    /// The game rules of the current options.
+    fn game_config(&self) -> GameConfig {
+        game_config(self.options.no_progress, self.options.rules)
     }
 
     /// `startpos [moves ...]` or `fen TEXT [moves ...]`.
@@ -316,7 +355,7 @@ impl Engine {
             None => (text.trim(), None),
         };
         let start = if setup == "startpos" {
-            Position::start()
+            Position::start_of(self.options.rules)
         } else if let Some(fen) = setup.strip_prefix("fen") {
             let fen = fen.trim();
             if fen.is_empty() {
@@ -326,7 +365,7 @@ impl Engine {
         } else {
             return Err(format!("expected position startpos|fen TEXT [moves ...], found {text:?}"));
         };
-        let mut game = Game::new(start, game_config(self.options.no_progress));
+        let mut game = Game::new(start, self.game_config());
         for (i, mv) in moves.unwrap_or("").split_whitespace().enumerate() {
             if game.is_over() {
                 return Err(format!("move {} ({mv}): the game is already over", i + 1));

@@ -27,7 +27,7 @@ mod tb;
 mod train;
 
 /// Alquerque Lab: engine, self-play, training and reports for Alquerque
-/// played by BrainKing's rules.
+/// played by BrainKing's rules (or the classic rules: `--rules classic`).
 #[derive(Parser)]
 #[command(name = "alq", version, about, long_about = None)]
 struct Cli {
@@ -120,6 +120,30 @@ fn main() -> ExitCode {
             eprintln!("error: {error:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// `--rules NAME`: the rule set of every command that plays, reads or
+/// solves games.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct RulesArg {
+    /// The rule set: `brainking` (BrainKing's Alquerque, RULES.md; the
+    /// default) or `classic` (moves and first jumps in every direction, no
+    /// last-row freeze, a capture may end on its starting point). Records,
+    /// networks and tables of another rule set are refused.
+    #[arg(long = "rules", value_name = "NAME")]
+    pub rules: Option<alq_engine::RuleSet>,
+}
+
+impl RulesArg {
+    /// The rule set given, else BrainKing's.
+    pub fn get(self) -> alq_engine::RuleSet {
+        self.rules.unwrap_or_default()
+    }
+
+    /// The rule set given, else the config's.
+    pub fn or(self, config: alq_engine::RuleSet) -> alq_engine::RuleSet {
+        self.rules.unwrap_or(config)
     }
 }
 

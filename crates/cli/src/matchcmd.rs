@@ -93,6 +93,8 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn run(args: MatchArgs) -> anyhow::Result<()> {
@@ -101,7 +103,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let default_limits = Limits { depth: args.depth, nodes: args.nodes, movetime };
     let default_limits =
         if default_limits == Limits::default() && clock.is_none() { Limits::nodes(2000) } else { default_limits };
-    let tables = crate::players::open_tables(args.tb.as_deref())?;
+    let rules = args.rules.get();
+    let tables = crate::players::open_tables(args.tb.as_deref(), rules)?;
     let player = |spec: &str| -> anyhow::Result<PlayerSpec> {
         Ok(PlayerSpec::parse_with_clock(spec, default_limits, clock)?.with_tables(tables.as_ref()).with_movetime(movetime))
     };
@@ -118,7 +121,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     }
     let openings = if let Some(path) = &args.book {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?;
-        let book = openings::parse_book(&text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;
+        let book = openings::parse_book(rules, &text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;
         OpeningSource::Book(book)
     } else if let Some(k) = args.random_plies {
         OpeningSource::Random(k)
@@ -136,7 +139,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         openings,
         seed: args.seed,
         sprt,
-        game: GameConfig { no_progress_limit: Some(args.no_progress), max_plies: Some(args.max_plies) },
+        game: GameConfig { no_progress_limit: Some(args.no_progress), max_plies: Some(args.max_plies), rules },
         clock,
         time_margin: Duration::from_millis(args.time_margin),
     };

@@ -5,7 +5,7 @@ use std::time::Instant;
 use anyhow::Context;
 use clap::Args;
 
-use alq_engine::{perft_parallel, START_TEXT};
+use alq_engine::{perft_parallel, PerftCount, START_TEXT};
 
 #[derive(Args)]
 pub struct MovesArgs {
@@ -16,6 +16,8 @@ pub struct MovesArgs {
     /// `d3-c3 b3xd3`); the legal moves of the position they reach are printed.
     #[arg(long, value_name = "MOVES", default_value = "")]
     after: String,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 #[derive(Args)]
@@ -29,15 +31,24 @@ pub struct PerftArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+    /// Count distinct jump paths instead of distinct moves: two capture
+    /// paths with the same origin, end and captured set count twice (and
+    /// each is followed on its own). Other Alquerque implementations count
+    /// this way; the default counts moves as RULES.md defines them.
+    #[arg(long)]
+    paths: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn moves(args: MovesArgs) -> anyhow::Result<()> {
+    let rules = args.rules.get();
     let mut pos = crate::parse_position(Some(&args.position))?;
     for (i, text) in args.after.split_whitespace().enumerate() {
-        let mv = pos.parse_move(text).with_context(|| format!("--after: move {}", i + 1))?;
+        let mv = pos.parse_move_in(rules, text).with_context(|| format!("--after: move {}", i + 1))?;
         pos = pos.play(mv);
     }
-    let mut names: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut names: Vec<String> = pos.legal_moves_in(rules).iter().map(|m| m.to_string()).collect();
     names.sort();
     for name in names {
         println!("{name}");
@@ -53,10 +64,12 @@ pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
     }
     let pool = builder.build().context("cannot start the worker threads")?;
     let threads = pool.current_num_threads();
+    let rules = args.rules.get();
+    let count = if args.paths { PerftCount::Paths } else { PerftCount::Moves };
     pool.install(|| {
         for depth in 1..=args.depth {
             let started = Instant::now();
-            let count = perft_parallel(&pos, depth);
+            let count = perft_parallel(rules, count, &pos, depth);
             let secs = started.elapsed().as_secs_f64();
             println!("perft {depth} {count}");
             eprintln!(

@@ -25,6 +25,10 @@ pub struct PipelineArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// The rule set of the run (overrides the config's top-level `rules`;
+    /// default brainking).
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 /// The bars: one for the generations, one for the stage in progress.
@@ -82,7 +86,8 @@ impl Bars {
 }
 
 pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
-    let config: PipelineConfig = crate::load_toml(Some(&args.config))?;
+    let mut config: PipelineConfig = crate::load_toml(Some(&args.config))?;
+    config.rules = args.rules.or(config.rules);
     config.validate().map_err(|e| anyhow::anyhow!("config {}: {e}", args.config.display()))?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
     let pool = crate::thread_pool(args.threads)?;

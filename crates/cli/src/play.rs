@@ -48,6 +48,8 @@ pub struct PlayArgs {
     /// Append the finished game to this games file (records format).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 const HELP: &str = "commands: a move (d3-c3, b2xb4xd4), moves, hint, undo, board, resign, help, quit";
@@ -60,8 +62,9 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         movetime: args.movetime.map(std::time::Duration::from_millis),
     };
     let limits = if limits == Limits::default() { Limits::nodes(200_000) } else { limits };
-    let eval = parse_evaluator(&args.eval)?;
-    let tables = crate::players::open_tables(args.tb.as_deref())?;
+    let rules = args.rules.get();
+    let eval = parse_evaluator(&args.eval, rules)?;
+    let tables = crate::players::open_tables(args.tb.as_deref(), rules)?;
     let engine_name = match &tables {
         Some(t) => format!("{}@{limits},tb={}", eval.describe(), t.dir),
         None => format!("{}@{limits}", eval.describe()),
@@ -73,11 +76,11 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
         Color::White => Side::White,
         Color::Black => Side::Black,
     };
-    let mut game = Game::new(start, GameConfig::default());
+    let mut game = Game::new(start, GameConfig::with_rules(rules));
     let mut scores: Vec<Option<Score>> = Vec::new();
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
-    println!("You play {human}. {HELP}");
+    println!("You play {human} under the {rules} rules. {HELP}");
     let mut resigned = false;
     print_board(&game);
     while !game.is_over() {
@@ -154,7 +157,7 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 }
 
 fn sorted_moves(game: &Game) -> Vec<String> {
-    let mut names: Vec<String> = game.position().legal_moves().iter().map(|m| m.to_string()).collect();
+    let mut names: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
     names.sort();
     names
 }

@@ -1,16 +1,31 @@
-//! Parsing evaluator names given on the command line.
+//! Parsing evaluator names and table folders given on the command line.
 
-use alq_engine::{Evaluator, Searcher};
+use alq_engine::{Evaluator, RuleSet, Searcher};
 use alq_selfplay::{EvalSpec, TablesSpec};
 
-/// `hce` or `hce@name=value,...` with handcrafted weights.
-pub fn parse_evaluator(spec: &str) -> anyhow::Result<Box<dyn Evaluator>> {
-    Ok(EvalSpec::parse(spec)?.build())
+/// `hce`, `hce@name=value,...` with handcrafted weights, `nn` or a network
+/// file; a network trained for other rules than `rules` is refused.
+pub fn parse_evaluator(spec: &str, rules: RuleSet) -> anyhow::Result<Box<dyn Evaluator>> {
+    let eval = EvalSpec::parse(spec)?;
+    if let Some(own) = eval.rules().filter(|&r| r != rules) {
+        anyhow::bail!(
+            "evaluator {spec}: the network {} was trained for the {own} rules, not {rules} (pass --rules {own}, or a network trained for {rules})",
+            eval.describe()
+        );
+    }
+    Ok(eval.build())
 }
 
-/// Opens `--tb DIR`, if given.
-pub fn open_tables(dir: Option<&std::path::Path>) -> anyhow::Result<Option<TablesSpec>> {
-    dir.map(|d| TablesSpec::open(&d.to_string_lossy()).map_err(anyhow::Error::msg)).transpose()
+/// Opens `--tb DIR`, if given; tables built for other rules than `rules`
+/// are refused.
+pub fn open_tables(dir: Option<&std::path::Path>, rules: RuleSet) -> anyhow::Result<Option<TablesSpec>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let spec = TablesSpec::open(&dir.to_string_lossy()).map_err(anyhow::Error::msg)?;
+    let own = spec.tables.rules();
+    if own != rules {
+        anyhow::bail!("the tables in {} were built for the {own} rules, not {rules} (pass --rules {own})", dir.display());
+    }
+    Ok(Some(spec))
 }
 
 /// Gives a searcher the tables of `--tb`, if any.

@@ -39,6 +39,8 @@ pub struct ReportArgs {
     /// No progress display.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn report(args: ReportArgs) -> anyhow::Result<()> {
@@ -53,12 +55,17 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
     bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos} games read ({per_sec})").expect("valid template"));
     let started = std::time::Instant::now();
-    let collected = pool.install(|| alq_report::collect(&files, args.depth, |n| bar.set_position(n)))?;
+    let rules = args.rules.get();
+    let collected = pool.install(|| alq_report::collect(&files, rules, args.depth, |n| bar.set_position(n)))?;
     bar.finish_and_clear();
     let mut report = alq_report::Report::new(&collected, &files, &Default::default());
-    fill_exact(&mut report, args.book.as_deref(), args.tb.as_deref())?;
+    fill_exact(&mut report, rules, args.book.as_deref(), args.tb.as_deref())?;
     if let Some(dir) = &args.study {
-        report = report.with_study(alq_report::StudySummary::read(dir)?);
+        let study = alq_report::StudySummary::read(dir)?;
+        if study.rules != rules {
+            bail!("the study in {} was played under the {} rules, not {rules} (pass --rules {})", dir.display(), study.rules, study.rules);
+        }
+        report = report.with_study(study);
     }
     report.write(&args.out)?;
     eprintln!(
@@ -134,16 +141,22 @@ pub struct OpeningsArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
+    let rules = args.rules.get();
     let eval = EvalSpec::parse(&args.eval)?;
+    if let Some(own) = eval.rules().filter(|&r| r != rules) {
+        bail!("--eval {}: the network was trained for the {own} rules, not {rules}", args.eval);
+    }
     let limits = match (args.nodes, args.search_depth, args.movetime) {
         (_, Some(d), _) => alq_engine::Limits::depth(d.max(1)),
         (_, _, Some(ms)) => alq_engine::Limits::movetime(std::time::Duration::from_millis(ms.max(1))),
         (n, _, _) => alq_engine::Limits::nodes(n.unwrap_or(20_000).max(1)),
     };
-    let total = book::positions(args.depth).len() as u64;
+    let total = book::positions(rules, args.depth).len() as u64;
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} positions, eta {eta}")
@@ -151,16 +164,16 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
     );
     let done = AtomicU64::new(0);
     let pool = crate::thread_pool(args.threads)?;
-    let tables = crate::players::open_tables(args.tb.as_deref())?;
+    let tables = crate::players::open_tables(args.tb.as_deref(), rules)?;
     let entries = pool.install(|| {
-        book::build(args.depth, &eval, limits, tables.as_ref(), || {
+        book::build(rules, args.depth, &eval, limits, tables.as_ref(), || {
             bar.set_position(done.fetch_add(1, Ordering::Relaxed) + 1);
         })
     });
     bar.finish_and_clear();
     let mut entries = entries;
     if args.solve {
-        solve_book(&args, &mut entries, &pool)?;
+        solve_book(&args, rules, &mut entries, &pool)?;
     }
     if let Some(cp) = args.balanced {
         let depth = args.depth as usize;
@@ -181,9 +194,15 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
 
 /// `alq report --book/--tb`: exact values of the opening lines (the book's
 /// first, the tables' where the book has none).
-fn fill_exact(report: &mut alq_report::Report, book: Option<&std::path::Path>, tb: Option<&std::path::Path>) -> anyhow::Result<()> {
+fn fill_exact(
+    report: &mut alq_report::Report,
+    rules: alq_engine::RuleSet,
+    book: Option<&std::path::Path>,
+    tb: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
     if let Some(dir) = tb {
         let tb = alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+        tb.expect_rules(rules)?;
         report.fill_exact(&alq_report::exact_from_tables(report, &tb)?);
     }
     if let Some(path) = book {
@@ -193,11 +212,19 @@ fn fill_exact(report: &mut alq_report::Report, book: Option<&std::path::Path>, t
 }
 
 /// `alq openings --solve`: the proof search over every book position.
-fn solve_book(args: &OpeningsArgs, entries: &mut [book::BookEntry], pool: &rayon::ThreadPool) -> anyhow::Result<()> {
+fn solve_book(
+    args: &OpeningsArgs,
+    rules: alq_engine::RuleSet,
+    entries: &mut [book::BookEntry],
+    pool: &rayon::ThreadPool,
+) -> anyhow::Result<()> {
     let tb = match &args.tb {
-        Some(dir) => Some(
-            alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?,
-        ),
+        Some(dir) => {
+            let tb =
+                alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+            tb.expect_rules(rules)?;
+            Some(tb)
+        }
         None => None,
     };
     if args.solve_hash == 0 {
@@ -210,7 +237,7 @@ fn solve_book(args: &OpeningsArgs, entries: &mut [book::BookEntry], pool: &rayon
             .expect("valid template"),
     );
     let started = std::time::Instant::now();
-    pool.install(|| book::solve_exact(entries, tb.as_ref(), &budget, || bar.inc(1)))?;
+    pool.install(|| book::solve_exact(rules, entries, tb.as_ref(), &budget, || bar.inc(1)))?;
     bar.finish_and_clear();
     let mut by_depth = std::collections::BTreeMap::<usize, (usize, usize)>::new();
     for e in entries.iter() {

@@ -46,10 +46,14 @@ pub struct SelfplayArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     let mut config: SelfplayConfig = crate::load_toml(args.config.as_deref())?;
+    config.rules = args.rules.or(config.rules);
     if let Some(g) = args.games {
         config.games = g;
     }
@@ -135,6 +139,10 @@ pub enum RecordsCommand {
         /// Count bad rows and go on, instead of stopping at the first.
         #[arg(long)]
         skip_bad: bool,
+        /// The rule set the games must have been played under (default
+        /// brainking); games of another are bad rows.
+        #[command(flatten)]
+        rules: crate::RulesArg,
     },
 }
 
@@ -144,11 +152,11 @@ pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
             let n = merge(&inputs, &out)?;
             eprintln!("{n} games merged into {}", out.display());
         }
-        RecordsCommand::Stats { files, skip_bad } => {
+        RecordsCommand::Stats { files, skip_bad, rules } => {
             let mut stats = RecordStats::default();
             let mut bad = 0u64;
             for file in &files {
-                for item in RecordReader::open(file)? {
+                for item in RecordReader::open(file)?.expecting(rules.get()) {
                     match item {
                         Ok(game) => stats.add(&game),
                         Err(e) if skip_bad => {

@@ -48,26 +48,40 @@ pub struct SolveArgs {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
-    let mut pos = crate::parse_position(args.position.as_deref())?;
+    let rules = args.rules.get();
+    let mut pos = match args.position.as_deref() {
+        None => alq_engine::Position::start_of(rules),
+        Some(text) => crate::parse_position(Some(text))?,
+    };
     for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
-        let mv = pos.parse_move(text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
+        let mv = pos.parse_move_in(rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
         pos = pos.play(mv);
     }
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }
     let tb = match &args.tb {
-        Some(dir) => Some(Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?),
+        Some(dir) => {
+            let tb = Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+            tb.expect_rules(rules)?;
+            Some(tb)
+        }
         None => None,
     };
     let mut solver = Solver::new(tb.as_ref());
+    solver.set_rules(rules);
     if let Some(file) = &args.resume {
         solver.keep_expanded(true);
         if file.exists() {
             let state = load_state(file)?;
+            if state.rules != rules {
+                bail!("{} holds proofs under the {} rules, not {rules}", file.display(), state.rules);
+            }
             eprintln!("resumed from {}: {} proven, {} expanded positions", file.display(), state.proven.len(), state.expanded.len());
             solver.restore(state);
         }

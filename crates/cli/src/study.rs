@@ -42,6 +42,9 @@ pub struct StudyArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 /// The summary's inputs: every run's games file.
@@ -66,6 +69,7 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.tb {
         config.tablebase = dir.to_string_lossy().into_owned();
     }
+    config.rules = args.rules.or(config.rules);
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
     let where_from = args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
     let runs = config.runs().with_context(|| where_from.clone())?;
@@ -107,7 +111,7 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     top.finish_and_clear();
-    let summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs)))?;
+    let summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs), config.rules))?;
     summary.write(&out)?;
     eprintln!(
         "{} games in {} run(s) in {:.0} s; summary: {}",

@@ -51,6 +51,8 @@ pub struct AccuracyArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 #[derive(Args)]
@@ -67,6 +69,10 @@ pub struct BuildArgs {
     /// Build only share I of K of the current level; rerun when all shards are done.
     #[arg(long, value_name = "I/K")]
     shard: Option<String>,
+    /// The rule set to solve (`brainking`, the default, or `classic`); a
+    /// folder holds the tables of one rule set and its files name it.
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 #[derive(Args)]
@@ -77,6 +83,8 @@ pub struct ProbeArgs {
     /// Position text, ranks 5 to 1 then the side to move.
     #[arg(long, value_name = "TEXT")]
     position: String,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 #[derive(Args)]
@@ -87,6 +95,8 @@ pub struct TbArgs {
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn run(command: TbCommand) -> anyhow::Result<()> {
@@ -100,8 +110,9 @@ pub fn run(command: TbCommand) -> anyhow::Result<()> {
 }
 
 fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {
-    let judge = alq_selfplay::TablesSpec::open(&args.tb.to_string_lossy()).map_err(anyhow::Error::msg)?;
+    let judge = crate::players::open_tables(Some(&args.tb), args.rules.get())?.expect("a folder was given");
     let player = alq_selfplay::PlayerSpec::parse(&args.player, alq_engine::Limits::default())?;
+    player.check_rules(args.rules.get())?;
     let pool = crate::thread_pool(args.threads)?;
     let started = Instant::now();
     let report = pool
@@ -148,7 +159,7 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     let peak = levels.iter().map(|l| l.memory_bytes).max().unwrap_or(0);
     let total_secs: f64 = levels.iter().map(|l| l.seconds).sum();
     eprintln!("{:>6} {:>16} {:>12} {:>12} {:>9.0}s", "all", levels.iter().map(|l| l.positions).sum::<u64>(), gib(peak), gib(total_disk), total_secs);
-    let options = BuildOptions { pieces: args.pieces, shard };
+    let options = BuildOptions { pieces: args.pieces, shard, rules: args.rules.get() };
     let started = Instant::now();
     let mut current: Option<ProgressBar> = None;
     let mut finished = 0u64;
@@ -211,13 +222,18 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn open(dir: &std::path::Path) -> anyhow::Result<Tablebase> {
-    Tablebase::open(dir).with_context(|| format!("opening the tablebase {}", dir.display()))
+/// Opens a tablebase folder; with `--rules`, tables of other rules are refused.
+fn open(dir: &std::path::Path, rules: crate::RulesArg) -> anyhow::Result<Tablebase> {
+    let tb = Tablebase::open(dir).with_context(|| format!("opening the tablebase {}", dir.display()))?;
+    if let Some(r) = rules.rules {
+        tb.expect_rules(r)?;
+    }
+    Ok(tb)
 }
 
 fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
-    let tb = open(&args.tb)?;
+    let tb = open(&args.tb, args.rules)?;
     let value = tb.probe(&pos).with_context(|| format!("probing {pos}"))?;
     println!("value {value}");
     for (mv, v) in tb.probe_moves(&pos).with_context(|| format!("probing the moves of {pos}"))? {
@@ -228,7 +244,7 @@ fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
 
 fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
-    let mut tb = open(&args.tb)?;
+    let mut tb = open(&args.tb, args.rules)?;
     println!("| material | positions | wins | draws | losses | longest win | example (White to move) |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut total = [0u64; 4];
@@ -251,7 +267,7 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
 
 fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
-    let mut tb = open(&args.tb)?;
+    let mut tb = open(&args.tb, args.rules)?;
     let started = Instant::now();
     let total: u64 = Material::up_to(tb.max_pieces()).iter().map(|m| m.positions()).sum();
     let b = bar(total, "entries");

@@ -31,10 +31,14 @@ pub struct TrainArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    rules: crate::RulesArg,
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let mut config: TrainConfig = crate::load_toml(args.config.as_deref())?;
+    config.rules = args.rules.or(config.rules);
     if let Some(e) = args.epochs {
         config.epochs = e;
     }

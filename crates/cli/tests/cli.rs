@@ -290,3 +290,38 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("study.json"));
 }
+
+#[test]
+fn rules_flag_plays_classic_and_refuses_mixing_rule_sets() {
+    let lone = "B..../...../..W../...../..... w";
+    let classic = stdout(&alq(&["moves", "--rules", "classic", "--position", lone]));
+    assert_eq!(classic, "c3-b2\nc3-b3\nc3-b4\nc3-c2\nc3-c4\nc3-d2\nc3-d3\nc3-d4\n");
+    assert_eq!(stdout(&alq(&["moves", "--position", lone])).lines().count(), 5);
+    let perft = stdout(&alq(&["perft", "--rules", "classic", "--depth", "6"]));
+    assert!(perft.ends_with("perft 6 107\n"), "{perft}");
+    let paths = stdout(&alq(&["perft", "--rules", "classic", "--paths", "--depth", "6"]));
+    assert!(paths.ends_with("perft 6 109\n"), "{paths}");
+    let bad = alq(&["moves", "--rules", "checkers"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("classic"));
+    // The shipped network was trained on BrainKing games.
+    let nn = alq(&["analyze", "--rules", "classic", "--eval", "nn", "--depth", "2"]);
+    assert_eq!(nn.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&nn.stderr).contains("trained for the brainking rules"));
+    let hce = alq(&["analyze", "--rules", "classic", "--eval", "hce", "--depth", "3"]);
+    assert!(hce.status.success());
+
+    let dir = tmp_dir("classic");
+    let out = dir.join("run");
+    let run = alq(&["selfplay", "--rules", "classic", "--out", out.to_str().unwrap(), "--games", "4", "--nodes", "100", "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let games = out.join("games.csv");
+    let refused = alq(&["report", "--games", games.to_str().unwrap(), "--out", dir.join("r1").to_str().unwrap(), "--quiet"]);
+    assert_eq!(refused.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(message.contains("classic") && message.contains("--rules classic"), "{message}");
+    let report = alq(&[
+        "report", "--rules", "classic", "--games", games.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--quiet",
+    ]);
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
+}

@@ -2,7 +2,7 @@
 
 use crate::moves::Move;
 use crate::position::Position;
-use crate::rules::{Rules, Shift, BRAINKING_RULES};
+use crate::rules::{RuleSet, Rules, Shift};
 use crate::types::{Bitboard, Side};
 
 /// Scores a position from the side to move's point of view, in centipawns
@@ -27,6 +27,11 @@ pub trait Evaluator: Send {
 
     /// The search starts at `root`; incremental evaluators reset their state.
     fn reset(&mut self, _root: &Position) {}
+
+    /// The rule set of the game about to be searched (called before
+    /// [`Evaluator::reset`]); evaluators whose terms depend on the rules
+    /// follow it.
+    fn set_rules(&mut self, _rules: RuleSet) {}
 
     /// A fresh evaluator of the same kind and settings, for a helper thread
     /// of a multi-threaded search; `None` when it cannot be copied (the
@@ -146,11 +151,14 @@ impl HceWeights {
 #[derive(Clone, Debug, Default)]
 pub struct Hce {
     pub weights: HceWeights,
+    /// The rules its mobility and threat terms follow (set by the search from
+    /// the game).
+    rules: RuleSet,
 }
 
 impl Hce {
     pub fn new(weights: HceWeights) -> Hce {
-        Hce { weights }
+        Hce { weights, rules: RuleSet::BrainKing }
     }
 
     /// The terms of one side, seen from that side (no tempo).
@@ -208,7 +216,7 @@ impl Hce {
 
 impl Evaluator for Hce {
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        let rules = &BRAINKING_RULES;
+        let rules = self.rules.rules();
         let us = pos.side_to_move();
         let them = us.opponent();
         let mut score = self.side_terms(rules, pos, us) - self.side_terms(rules, pos, them);
@@ -231,6 +239,10 @@ impl Evaluator for Hce {
 
     fn fork(&self) -> Option<Box<dyn Evaluator>> {
         Some(Box::new(self.clone()))
+    }
+
+    fn set_rules(&mut self, rules: RuleSet) {
+        self.rules = rules;
     }
 }
 
@@ -265,6 +277,9 @@ impl Evaluator for Box<dyn Evaluator> {
     }
     fn reset(&mut self, root: &Position) {
         (**self).reset(root)
+    }
+    fn set_rules(&mut self, rules: RuleSet) {
+        (**self).set_rules(rules)
     }
     fn fork(&self) -> Option<Box<dyn Evaluator>> {
         (**self).fork()

@@ -7,9 +7,10 @@ use std::fmt;
 use crate::error::MoveError;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::rules::RuleSet;
 use crate::types::Side;
 
-/// Draw-rule parameters of a game.
+/// The rule set and draw-rule parameters of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GameConfig {
     /// Consecutive plies without capture or forward move that end the game in
@@ -17,11 +18,20 @@ pub struct GameConfig {
     pub no_progress_limit: Option<u32>,
     /// A cap on the game's length in plies (a draw when reached); default none.
     pub max_plies: Option<u32>,
+    /// The rule set the game is played by; default BrainKing's.
+    pub rules: RuleSet,
 }
 
 impl Default for GameConfig {
     fn default() -> GameConfig {
-        GameConfig { no_progress_limit: Some(60), max_plies: None }
+        GameConfig { no_progress_limit: Some(60), max_plies: None, rules: RuleSet::BrainKing }
+    }
+}
+
+impl GameConfig {
+    /// The default draw rules under `rules`.
+    pub fn with_rules(rules: RuleSet) -> GameConfig {
+        GameConfig { rules, ..GameConfig::default() }
     }
 }
 
@@ -117,6 +127,17 @@ impl Game {
         self.config
     }
 
+    /// The rule set the game is played by.
+    pub fn rules(&self) -> RuleSet {
+        self.config.rules
+    }
+
+    /// The legal moves in the current position (none once the game is over
+    /// is the caller's check: this lists the position's moves).
+    pub fn legal_moves(&self) -> crate::moves::MoveList {
+        self.position().legal_moves_in(self.config.rules)
+    }
+
     pub fn start(&self) -> Position {
         self.start
     }
@@ -166,9 +187,13 @@ impl Game {
     /// not legal, is refused.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let pos = self.position();
-        if self.outcome.is_some() || !pos.legal_moves().contains(&mv) {
-            let mut legal: Vec<String> =
-                if self.outcome.is_some() { Vec::new() } else { pos.legal_moves().iter().map(|m| m.to_string()).collect() };
+        let rules = self.config.rules;
+        if self.outcome.is_some() || !pos.legal_moves_in(rules).contains(&mv) {
+            let mut legal: Vec<String> = if self.outcome.is_some() {
+                Vec::new()
+            } else {
+                pos.legal_moves_in(rules).iter().map(|m| m.to_string()).collect()
+            };
             legal.sort();
             return Err(MoveError::Illegal { text: mv.to_string(), legal });
         }
@@ -181,14 +206,14 @@ impl Game {
         if self.outcome.is_some() {
             return Err(MoveError::Illegal { text: text.to_string(), legal: Vec::new() });
         }
-        let mv = self.position().parse_move(text)?;
+        let mv = self.position().parse_move_in(self.config.rules, text)?;
         self.push_unchecked(mv);
         Ok(mv)
     }
 
     fn push_unchecked(&mut self, mv: Move) {
         let next = self.position().play(mv);
-        let quiet = if mv.is_progress() { 0 } else { self.quiet_plies() + 1 };
+        let quiet = if mv.is_progress(self.position().side_to_move()) { 0 } else { self.quiet_plies() + 1 };
         self.moves.push(mv);
         self.positions.push(next);
         self.quiet_plies.push(quiet);
@@ -215,7 +240,7 @@ impl Game {
     /// progress, ply cap.
     fn judge(&self) -> Option<Outcome> {
         let pos = self.position();
-        if pos.is_lost() {
+        if pos.is_lost_in(self.config.rules) {
             return Some(Outcome { winner: Some(pos.side_to_move().opponent()), termination: Termination::NoMoves });
         }
         let draw = |termination| Some(Outcome { winner: None, termination });

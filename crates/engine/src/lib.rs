@@ -1,6 +1,7 @@
 //! # alq-engine
 //!
-//! Alquerque under BrainKing's rules: the board, positions, move generation,
+//! Alquerque under BrainKing's rules (and the classic rule set, [`RuleSet`]):
+//! the board, positions, move generation,
 //! notation, games with their draw rules, perft, evaluation and search
 //! (which can use endgame tables through [`EndgameTables`]).
 //!
@@ -42,7 +43,7 @@ pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{feature, features, fnv1a64, Layer, Network, NetworkError, NnEvaluator, INPUTS, SCORE_SCALE};
-pub use perft::{perft, perft_divide, perft_parallel, perft_with};
+pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};
-pub use rules::{Jump, JumpList, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES};
+pub use rules::{Jump, JumpList, RuleSet, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES, CLASSIC, CLASSIC_RULES};
 pub use types::{Bitboard, BitboardIter, Point, Side};

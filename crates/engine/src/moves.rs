@@ -4,7 +4,7 @@ use std::fmt;
 
 use smallvec::SmallVec;
 
-use crate::types::{Bitboard, Point};
+use crate::types::{Bitboard, Point, Side};
 
 /// Most capture jumps a move can make: one per opponent piece.
 pub const MAX_JUMPS: usize = 12;
@@ -90,11 +90,16 @@ impl Move {
         Move { from: self.from.mirror(), to: self.to.mirror(), captured: self.captured.mirror(), path }
     }
 
-    /// Whether the move makes progress: captures, or moves forward.
-    /// Sideways simple moves are the only moves that make none.
+    /// Whether the move, made by `side`, makes progress: captures, or moves
+    /// forward. Sideways and (where the rules allow them) backward simple
+    /// moves make none.
     #[inline]
-    pub fn is_progress(self) -> bool {
-        self.is_capture() || self.from.rank() != self.to.rank()
+    pub fn is_progress(self, side: Side) -> bool {
+        self.is_capture()
+            || match side {
+                Side::White => self.to.rank() > self.from.rank(),
+                Side::Black => self.to.rank() < self.from.rank(),
+            }
     }
 }
 

@@ -24,7 +24,7 @@
 //! | 8 | magic `ALQNET\x1a\n` |
 //! | 4 | format version, `1` |
 //! | 4 | length `n` of the architecture description |
-//! | n | description, UTF-8: `inputs=50;layers=128,32,1;activation=crelu;scale=200` |
+//! | n | description, UTF-8: `inputs=50;layers=128,32,1;activation=crelu;scale=200`, then `;rules=NAME` for a network trained under other rules than BrainKing's |
 //! | 8 | architecture hash: FNV-1a 64 of the description |
 //! | … | per layer: weights as f32, `[inputs][outputs]` (input-major, burn's layout), then the biases |
 //! | 8 | checksum: FNV-1a 64 of every byte before it |
@@ -37,6 +37,7 @@ use thiserror::Error;
 use crate::eval::Evaluator;
 use crate::moves::Move;
 use crate::position::Position;
+use crate::rules::RuleSet;
 use crate::search::MAX_PLY;
 use crate::types::{Point, Side};
 
@@ -98,6 +99,8 @@ impl Layer {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     pub layers: Vec<Layer>,
+    /// The rule set of the games it was trained on.
+    pub rules: RuleSet,
 }
 
 impl Network {
@@ -107,7 +110,7 @@ impl Network {
         let mut sizes = vec![INPUTS];
         sizes.extend_from_slice(hidden);
         sizes.push(1);
-        Network { layers: sizes.windows(2).map(|w| Layer::zeros(w[0], w[1])).collect() }
+        Network { layers: sizes.windows(2).map(|w| Layer::zeros(w[0], w[1])).collect(), rules: RuleSet::BrainKing }
     }
 
     /// The hidden widths, e.g. `[128, 32]`.
@@ -118,7 +121,13 @@ impl Network {
     /// The architecture description written into the file.
     pub fn description(&self) -> String {
         let layers: Vec<String> = self.layers.iter().map(|l| l.outputs.to_string()).collect();
-        format!("inputs={INPUTS};layers={};activation=crelu;scale={}", layers.join(","), SCORE_SCALE)
+        let mut text = format!("inputs={INPUTS};layers={};activation=crelu;scale={}", layers.join(","), SCORE_SCALE);
+        // BrainKing networks name no rules, so their files and ids are those
+        // of the networks written before rule sets existed.
+        if self.rules != RuleSet::BrainKing {
+            text += &format!(";rules={}", self.rules);
+        }
+        text
     }
 
     /// The architecture hash (FNV-1a of the description).
@@ -167,7 +176,7 @@ impl Network {
         if found != expected {
             return Err(NetworkError::ArchitectureHash { found, expected });
         }
-        let sizes = parse_description(&description)?;
+        let (sizes, rules) = parse_description(&description)?;
         let mut layers = Vec::new();
         for w in sizes.windows(2) {
             let mut layer = Layer::zeros(w[0], w[1]);
@@ -185,7 +194,7 @@ impl Network {
         if r.at != bytes.len() {
             return Err(NetworkError::Trailing(bytes.len() - r.at));
         }
-        Ok(Network { layers })
+        Ok(Network { layers, rules })
     }
 
     /// A short identity for records and logs: the checksum of its bytes.
@@ -240,10 +249,11 @@ fn dense(input: &[f32], layer: &Layer, out: &mut [f32]) {
     }
 }
 
-fn parse_description(description: &str) -> Result<Vec<usize>, NetworkError> {
+fn parse_description(description: &str) -> Result<(Vec<usize>, RuleSet), NetworkError> {
     let bad = |problem: &str| NetworkError::Architecture { description: description.to_string(), problem: problem.to_string() };
     let mut inputs = None;
     let mut layers = None;
+    let mut rules = RuleSet::BrainKing;
     for part in description.split(';') {
         let (key, value) = part.split_once('=').ok_or_else(|| bad("expected key=value parts"))?;
         match key {
@@ -260,6 +270,7 @@ fn parse_description(description: &str) -> Result<Vec<usize>, NetworkError> {
             "activation" => return Err(bad("only the crelu activation is known")),
             "scale" if value.parse::<f32>().ok() == Some(SCORE_SCALE) => {}
             "scale" => return Err(bad(&format!("scale must be {SCORE_SCALE}"))),
+            "rules" => rules = value.parse::<RuleSet>().map_err(|e| bad(&e))?,
             _ => return Err(bad(&format!("unknown key {key:?}"))),
         }
     }
@@ -273,7 +284,7 @@ fn parse_description(description: &str) -> Result<Vec<usize>, NetworkError> {
     }
     let mut sizes = vec![inputs];
     sizes.extend(layers);
-    Ok(sizes)
+    Ok((sizes, rules))
 }
 
 struct Reader<'a> {

@@ -4,11 +4,11 @@ use rayon::prelude::*;
 
 use crate::moves::MoveList;
 use crate::position::Position;
-use crate::rules::{Rules, BRAINKING_RULES};
+use crate::rules::{RuleSet, Rules, BRAINKING_RULES};
 
-/// The number of move sequences of length `depth` from `pos` (draw rules
-/// ignored; a side without moves ends its branch). The last ply is
-/// bulk-counted.
+/// The number of move sequences of length `depth` from `pos` under the
+/// BrainKing rules (draw rules ignored; a side without moves ends its
+/// branch). The last ply is bulk-counted.
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_with(&BRAINKING_RULES, pos, depth)
 }
@@ -26,11 +26,35 @@ pub fn perft_with(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     }
 }
 
-/// [`perft`] spread over the current rayon pool: the tree is expanded
-/// breadth-first until there are enough subtrees to share out, then each is
-/// counted on its own.
-pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
-    let rules = &BRAINKING_RULES;
+/// Like [`perft_with`], but every distinct jump path is a move of its own
+/// ([`Position::generate_paths`]): the count other Alquerque implementations
+/// give, where two paths with the same origin, end and captured set count
+/// twice.
+pub fn perft_paths(rules: &Rules, pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut list = MoveList::new();
+    pos.generate_paths(rules, &mut list);
+    if depth == 1 {
+        return list.len() as u64;
+    }
+    list.iter().map(|&mv| perft_paths(rules, &pos.play(mv), depth - 1)).sum()
+}
+
+/// What perft counts: moves (RULES.md's move identity) or jump paths.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PerftCount {
+    #[default]
+    Moves,
+    Paths,
+}
+
+/// Perft under `rules` spread over the current rayon pool: the tree is
+/// expanded breadth-first until there are enough subtrees to share out, then
+/// each is counted on its own.
+pub fn perft_parallel(rules: RuleSet, count: PerftCount, pos: &Position, depth: u32) -> u64 {
+    let rules = rules.rules();
     let wanted = 64 * rayon::current_num_threads().max(1);
     let mut frontier = vec![*pos];
     let mut remaining = depth;
@@ -39,17 +63,24 @@ pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
         let mut list = MoveList::new();
         for p in &frontier {
             list.clear();
-            p.generate(rules, &mut list);
+            match count {
+                PerftCount::Moves => p.generate(rules, &mut list),
+                PerftCount::Paths => p.generate_paths(rules, &mut list),
+            }
             next.extend(list.iter().map(|&mv| p.play(mv)));
         }
         frontier = next;
         remaining -= 1;
     }
-    frontier.par_iter().map(|p| perft_with(rules, p, remaining)).sum()
+    match count {
+        PerftCount::Moves => frontier.par_iter().map(|p| perft_with(rules, p, remaining)).sum(),
+        PerftCount::Paths => frontier.par_iter().map(|p| perft_paths(rules, p, remaining)).sum(),
+    }
 }
 
-/// Perft of each legal move's subtree (`depth - 1` below it), for locating
-/// a disagreement with another implementation. Empty when `depth` is 0.
+/// Perft of each legal move's subtree (`depth - 1` below it) under the
+/// BrainKing rules, for locating a disagreement with another implementation.
+/// Empty when `depth` is 0.
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(crate::Move, u64)> {
     if depth == 0 {
         return Vec::new();

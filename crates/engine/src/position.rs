@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use crate::error::{MoveError, PositionError};
 use crate::moves::{Move, MoveList};
-use crate::rules::{Rules, BRAINKING_RULES};
+use crate::rules::{RuleSet, Rules, BRAINKING_RULES};
 use crate::types::{Bitboard, Point, Side};
 use crate::zobrist;
 
@@ -31,7 +31,12 @@ impl Default for Position {
 impl Position {
     /// The start position of the BrainKing rules.
     pub fn start() -> Position {
-        let v = &BRAINKING_RULES.variant;
+        Position::start_of(RuleSet::BrainKing)
+    }
+
+    /// The start position of `rules`.
+    pub fn start_of(rules: RuleSet) -> Position {
+        let v = &rules.rules().variant;
         Position::from_parts(v.start_white, v.start_black, Side::White)
     }
 
@@ -121,9 +126,29 @@ impl Position {
     /// All legal moves under the BrainKing rules, each once, captures carrying
     /// their canonical path.
     pub fn legal_moves(&self) -> MoveList {
+        self.legal_moves_in(RuleSet::BrainKing)
+    }
+
+    /// All legal moves under `rules`, each once, captures carrying their
+    /// canonical path.
+    pub fn legal_moves_in(&self, rules: RuleSet) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&BRAINKING_RULES, &mut list);
+        self.generate(rules.rules(), &mut list);
         list
+    }
+
+    /// Every complete jump path under `rules` as a move of its own (two paths
+    /// with the same origin, end and captured set both appear, each with its
+    /// own path), or the simple moves when there is no capture. This is how
+    /// other implementations count moves (`alq perft --paths`); the game
+    /// itself plays [`Position::generate`]'s moves.
+    pub fn generate_paths(&self, rules: &Rules, list: &mut MoveList) {
+        let capturers = self.capturers(rules);
+        if capturers.is_empty() {
+            self.generate_simple(rules, list);
+        } else {
+            self.capture_search(rules, capturers, list, false);
+        }
     }
 
     /// Appends the legal moves under `rules` to `list`. Captures, when any
@@ -168,9 +193,21 @@ impl Position {
         rules.capturers(self.side, self.pieces[s], self.pieces[1 - s], self.empty())
     }
 
-    /// Whether the side to move has no legal move (and so has lost).
+    /// Whether the side to move has no legal move (and so has lost) under
+    /// the BrainKing rules.
     pub fn is_lost(&self) -> bool {
-        !self.has_capture(&BRAINKING_RULES) && !self.simple_moves_exist(&BRAINKING_RULES)
+        self.is_lost_under(&BRAINKING_RULES)
+    }
+
+    /// Whether the side to move has no legal move under `rules`.
+    #[inline]
+    pub fn is_lost_under(&self, rules: &Rules) -> bool {
+        !self.has_capture(rules) && !self.simple_moves_exist(rules)
+    }
+
+    /// Whether the side to move has no legal move under `rules`.
+    pub fn is_lost_in(&self, rules: RuleSet) -> bool {
+        self.is_lost_under(rules.rules())
     }
 
     /// Whether the side to move has a simple move (captures aside).
@@ -192,21 +229,33 @@ impl Position {
     }
 
     fn generate_captures_from(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList) {
+        self.capture_search(rules, capturers, list, true);
+    }
+
+    fn capture_search(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList, dedup: bool) {
         let s = self.side.index();
         let them = self.pieces[1 - s];
-        // The origin stays unavailable for landing during the whole move, so it
-        // is simply never added to the free set.
+        // Under BrainKing's rules the origin stays unavailable for landing
+        // during the whole move, so it is simply never added to the free set;
+        // rules that allow landing there free it after the first jump.
         let free = self.empty();
+        let origin_free = rules.variant.land_on_origin;
         for from in capturers {
             let first = list.len();
-            let mut search = CaptureSearch { rules, side: s, origin: from, list, first };
+            let mut search = CaptureSearch { rules, side: s, origin: from, list, first, dedup, origin_free };
             search.extend(from, them, free, Bitboard::EMPTY, 0, 0);
         }
     }
 
     /// Parses a move in notation (`d3-c3`, `b2xb4xd4`; any legal path of a
-    /// capture) and returns the legal move it names, with its canonical path.
+    /// capture) under the BrainKing rules and returns the legal move it names,
+    /// with its canonical path.
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        self.parse_move_in(RuleSet::BrainKing, text)
+    }
+
+    /// [`Position::parse_move`] under `rules`.
+    pub fn parse_move_in(&self, rules: RuleSet, text: &str) -> Result<Move, MoveError> {
         let trimmed = text.trim();
         let malformed = |reason: &str| MoveError::Malformed { text: text.to_string(), reason: reason.to_string() };
         let is_capture = trimmed.contains('x');
@@ -227,7 +276,7 @@ impl Position {
                 None => return Err(malformed(&format!("{part:?} is not a point (a1 … e5)"))),
             }
         }
-        let legal = self.legal_moves();
+        let legal = self.legal_moves_in(rules);
         let illegal = || MoveError::Illegal {
             text: text.to_string(),
             legal: {
@@ -237,7 +286,7 @@ impl Position {
             },
         };
         let found = if is_capture {
-            let Some(captured) = self.follow_capture_path(&BRAINKING_RULES, &points) else {
+            let Some(captured) = self.follow_capture_path(rules.rules(), &points) else {
                 return Err(illegal());
             };
             let (from, to) = (points[0], points[points.len() - 1]);
@@ -270,8 +319,9 @@ impl Position {
             them = them.without(jump.over);
             free = free.with(jump.over).without(land);
             captured = captured.with(jump.over);
-            // The point just left becomes free, except the origin.
-            if i > 0 {
+            // The point just left becomes free, except the origin where the
+            // rules keep it unavailable.
+            if i > 0 || rules.variant.land_on_origin {
                 free = free.with(cur);
             }
         }
@@ -287,6 +337,10 @@ struct CaptureSearch<'a> {
     list: &'a mut MoveList,
     /// Index in `list` of this piece's first capture, for de-duplication.
     first: usize,
+    /// Whether paths with the same end and captured set are one move.
+    dedup: bool,
+    /// Whether the origin becomes free once the piece has left it.
+    origin_free: bool,
 }
 
 impl CaptureSearch<'_> {
@@ -304,8 +358,8 @@ impl CaptureSearch<'_> {
             if them.contains(jump.over) && free.contains(jump.land) {
                 extended = true;
                 // The point left behind becomes free again, unless it is the
-                // origin, which no jump of this move may land on.
-                let left = if jumps == 0 { free } else { free.with(at) };
+                // origin and the rules forbid landing there.
+                let left = if jumps == 0 && !self.origin_free { free } else { free.with(at) };
                 self.extend(
                     jump.land,
                     them.without(jump.over),
@@ -317,7 +371,8 @@ impl CaptureSearch<'_> {
             }
         }
         if !extended && jumps > 0 {
-            let duplicate = self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
+            let duplicate =
+                self.dedup && self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
             if !duplicate {
                 self.list.push(Move::capture(self.origin, at, captured, path));
             }

@@ -17,12 +17,18 @@ pub struct Variant {
     pub diagonal_points: Bitboard,
     /// Whether simple moves and first jumps may go sideways along a rank.
     pub sideways: bool,
+    /// Whether simple moves and first jumps may go backward (straight or
+    /// diagonally), so that every direction is a moving direction.
+    pub backward: bool,
     /// Whether the second and later jumps of a capture may follow any line
     /// (backward included), rather than only the moving directions.
     pub continue_any_direction: bool,
     /// Whether a piece on its last row is frozen: no simple move, and a first
     /// jump only sideways.
     pub last_row_frozen: bool,
+    /// Whether a capturing piece may land again on the point it started the
+    /// move from (BrainKing: never; that point is unavailable all move long).
+    pub land_on_origin: bool,
     /// Start position: White's and Black's pieces; White moves first.
     pub start_white: Bitboard,
     pub start_black: Bitboard,
@@ -45,12 +51,32 @@ pub const BRAINKING: Variant = Variant {
     name: "brainking",
     diagonal_points: strong_points(),
     sideways: true,
+    backward: false,
     continue_any_direction: true,
     last_row_frozen: true,
+    land_on_origin: false,
     // Ranks 1 and 2 plus d3, e3.
     start_white: Bitboard(0b11111_11111 | (1 << 13) | (1 << 14)),
     // Ranks 4 and 5 plus a3, b3.
     start_black: Bitboard((0b11111_11111 << 15) | (1 << 10) | (1 << 11)),
+};
+
+/// The classic rule set most modern descriptions give: a piece moves one
+/// step along any line in any direction (backward included) and captures
+/// along any line from the first jump on; no last-row freeze; a capturing
+/// piece may land again on the point it started from. Board, start position,
+/// compulsory and complete captures, move identity, notation and the end of
+/// the game are BrainKing's.
+pub const CLASSIC: Variant = Variant {
+    name: "classic",
+    diagonal_points: strong_points(),
+    sideways: true,
+    backward: true,
+    continue_any_direction: true,
+    last_row_frozen: false,
+    land_on_origin: true,
+    start_white: BRAINKING.start_white,
+    start_black: BRAINKING.start_black,
 };
 
 /// One jump: over an adjacent point to the point beyond it on the same line.
@@ -153,13 +179,13 @@ const fn line_neighbour(variant: &Variant, p: usize, d: (i8, i8)) -> Option<usiz
 }
 
 /// Whether direction `d` is one `side` may move in (forward, diagonally
-/// forward, or sideways when the variant allows it).
+/// forward, sideways or backward when the variant allows it).
 const fn is_moving_direction(variant: &Variant, side: Side, d: (i8, i8)) -> bool {
     let forward: i8 = match side {
         Side::White => 1,
         Side::Black => -1,
     };
-    d.1 == forward || (d.1 == 0 && variant.sideways)
+    d.1 == forward || (d.1 == 0 && variant.sideways) || (d.1 == -forward && variant.backward)
 }
 
 impl Rules {
@@ -243,3 +269,62 @@ impl Rules {
 
 /// The tables of the BrainKing rules, built at compile time.
 pub static BRAINKING_RULES: Rules = Rules::new(BRAINKING);
+
+/// The tables of the classic rules, built at compile time.
+pub static CLASSIC_RULES: Rules = Rules::new(CLASSIC);
+
+/// A rule set chosen at run time: a name for [`Rules`] built at compile time.
+/// Games ([`crate::GameConfig`]), records, networks and tables carry it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RuleSet {
+    /// BrainKing's Alquerque (RULES.md), the default.
+    #[default]
+    BrainKing,
+    /// The classic rule set ([`CLASSIC`]).
+    Classic,
+}
+
+impl RuleSet {
+    /// Every rule set, the default first.
+    pub const ALL: [RuleSet; 2] = [RuleSet::BrainKing, RuleSet::Classic];
+
+    /// The move tables.
+    #[inline(always)]
+    pub fn rules(self) -> &'static Rules {
+        match self {
+            RuleSet::BrainKing => &BRAINKING_RULES,
+            RuleSet::Classic => &CLASSIC_RULES,
+        }
+    }
+
+    /// The name used on the command line, in records, networks and tables.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RuleSet::BrainKing => BRAINKING.name,
+            RuleSet::Classic => CLASSIC.name,
+        }
+    }
+
+    /// The rule set called `name`.
+    pub fn from_name(name: &str) -> Option<RuleSet> {
+        RuleSet::ALL.into_iter().find(|r| r.name() == name)
+    }
+}
+
+impl std::fmt::Display for RuleSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for RuleSet {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<RuleSet, String> {
+        RuleSet::from_name(text.trim()).ok_or_else(|| {
+            let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
+            format!("unknown rules {text:?} (known: {})", names.join(", "))
+        })
+    }
+}

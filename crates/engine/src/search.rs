@@ -14,7 +14,7 @@ use crate::eval::Evaluator;
 use crate::game::Game;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
-use crate::rules::BRAINKING_RULES;
+use crate::rules::{Rules, BRAINKING_RULES};
 use crate::tables::{EndgameTables, Exact};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
@@ -250,7 +250,12 @@ pub struct Searcher<E: Evaluator> {
     /// Hashes of the game so far and of the current search path.
     path: Vec<u64>,
     draws: DrawRules,
+    /// The move tables of the game being searched (set per search).
+    rules: &'static Rules,
     tables: Option<Arc<dyn EndgameTables>>,
+    /// `tables` when they were built for the rules of the game being
+    /// searched, else `None` (set per search).
+    active_tables: Option<Arc<dyn EndgameTables>>,
     nodes: u64,
     tb_hits: u64,
     limits: Limits,
@@ -286,7 +291,9 @@ impl<E: Evaluator> Searcher<E> {
             pv_len: [0; MAX_PLY + 1],
             path: Vec::with_capacity(1024),
             draws: DrawRules { no_progress_limit: None, plies_left: None },
+            rules: &BRAINKING_RULES,
             tables: None,
+            active_tables: None,
             nodes: 0,
             tb_hits: 0,
             limits: Limits::default(),
@@ -394,7 +401,7 @@ impl<E: Evaluator> Searcher<E> {
             pv: Vec::new(),
             tb_hits: 0,
         };
-        let legal = root.legal_moves();
+        let legal = game.legal_moves();
         if legal.is_empty() {
             result.elapsed = self.started.elapsed();
             return result;
@@ -438,6 +445,9 @@ impl<E: Evaluator> Searcher<E> {
         self.stopped = false;
         self.may_stop = false;
         let config = game.config();
+        self.rules = config.rules.rules();
+        self.eval.set_rules(config.rules);
+        self.active_tables = self.tables.clone().filter(|t| t.rules() == config.rules);
         self.draws = DrawRules {
             no_progress_limit: config.no_progress_limit,
             plies_left: config.max_plies.map(|cap| cap.saturating_sub(game.plies() as u32)),
@@ -515,7 +525,7 @@ impl<E: Evaluator> Searcher<E> {
     /// best move by the tables (fastest win, a draw, slowest loss; ties in
     /// notation order) with its exact value, and the table line as the PV.
     fn table_root(&mut self, root: &Position, quiet: u32, moves: usize) -> Option<SearchResult> {
-        let tables = self.tables.clone()?;
+        let tables = self.active_tables.clone()?;
         let ranked = tables.rank_moves(root)?;
         let (best, value) = ranked[0];
         let (np, cap) = self.draws.budgets(quiet, 0);
@@ -587,14 +597,14 @@ impl<E: Evaluator> Searcher<E> {
                 return 0;
             }
         }
-        let rules = &BRAINKING_RULES;
+        let rules = self.rules;
         if ply > 0 {
             let draw = self.is_repetition(pos.hash(), quiet)
                 || self.draws.no_progress_limit.is_some_and(|l| quiet >= l)
                 || self.draws.plies_left.is_some_and(|l| ply as u32 >= l);
             if draw {
                 // The loss rule comes first.
-                return if pos.is_lost() { -MATE + ply as i32 } else { 0 };
+                return if pos.is_lost_under(rules) { -MATE + ply as i32 } else { 0 };
             }
             // Mate distance pruning: no result here can beat a faster one found.
             alpha = alpha.max(-MATE + ply as i32);
@@ -602,7 +612,7 @@ impl<E: Evaluator> Searcher<E> {
             if alpha >= beta {
                 return alpha;
             }
-            if let Some(tables) = &self.tables {
+            if let Some(tables) = &self.active_tables {
                 if tables.covers(pos) {
                     if let Some(value) = tables.probe(pos) {
                         let (np, cap) = self.draws.budgets(quiet, ply);
@@ -692,7 +702,7 @@ impl<E: Evaluator> Searcher<E> {
             if depth > 1 {
                 self.tt.prefetch(child.hash());
             }
-            let child_quiet = if mv.is_progress() { 0 } else { quiet + 1 };
+            let child_quiet = if mv.is_progress(pos.side_to_move()) { 0 } else { quiet + 1 };
             self.eval.make(pos, mv, &child);
             self.path.push(child.hash());
             let child_depth = depth - 1;

@@ -110,6 +110,10 @@ pub trait EndgameTables: Send + Sync {
     /// A short description for logs and run files (e.g. the folder).
     fn describe(&self) -> String;
 
+    /// The rule set the tables were built for; a search of a game under
+    /// other rules does not use them.
+    fn rules(&self) -> crate::RuleSet;
+
     /// Whether `pos` has few enough pieces to be covered.
     fn covers(&self, pos: &Position) -> bool {
         pos.occupied().count() <= self.max_pieces()
@@ -119,7 +123,7 @@ pub trait EndgameTables: Send + Sync {
     /// it, best first (ties in notation order), when the tables cover every
     /// position the moves lead to; `None` otherwise or when `pos` has no move.
     fn rank_moves(&self, pos: &Position) -> Option<Vec<(Move, Exact)>> {
-        let moves = pos.legal_moves();
+        let moves = pos.legal_moves_in(self.rules());
         if moves.is_empty() {
             return None;
         }

@@ -106,3 +106,19 @@ fn the_searcher_runs_on_the_network_deterministically() {
     assert_eq!(run(), run());
     assert!(run().0.is_some());
 }
+
+/// A network names the rule set it was trained for; BrainKing networks name
+/// none, so their bytes and ids are those of the files written before rule
+/// sets existed.
+#[test]
+fn a_network_file_names_its_rules() {
+    let mut net = random_network(&[8], 3);
+    let brainking = net.to_bytes();
+    assert!(!net.description().contains("rules"));
+    net.rules = alq_engine::RuleSet::Classic;
+    assert_eq!(net.description(), "inputs=50;layers=8,1;activation=crelu;scale=200;rules=classic");
+    let read = Network::from_bytes(&net.to_bytes()).unwrap();
+    assert_eq!(read.rules, alq_engine::RuleSet::Classic);
+    assert_ne!(read.id(), Network::from_bytes(&brainking).unwrap().id());
+    assert_eq!(Network::from_bytes(&brainking).unwrap().rules, alq_engine::RuleSet::BrainKing);
+}

@@ -69,7 +69,7 @@ fn side_without_moves_loses() {
 fn third_repetition_draws_and_undo_restores() {
     // Two pieces each, shuffling sideways: no captures possible.
     let start: Position = "B...B/...../...../...../W...W w".parse().unwrap();
-    let config = GameConfig { no_progress_limit: None, max_plies: None };
+    let config = GameConfig { no_progress_limit: None, max_plies: None, ..GameConfig::default() };
     let mut game = Game::new(start, config);
     let cycle = ["a1-b1", "a5-b5", "b1-a1", "b5-a5"];
     for (i, text) in cycle.iter().chain(cycle.iter()).enumerate() {
@@ -89,7 +89,7 @@ fn third_repetition_draws_and_undo_restores() {
 #[test]
 fn no_progress_counts_only_sideways_moves() {
     let start: Position = "B...B/...../...../...../W...W w".parse().unwrap();
-    let mut game = Game::new(start, GameConfig { no_progress_limit: Some(3), max_plies: None });
+    let mut game = Game::new(start, GameConfig { no_progress_limit: Some(3), max_plies: None, ..GameConfig::default() });
     game.play_text("a1-b1").unwrap();
     game.play_text("a5-b5").unwrap();
     assert_eq!(game.quiet_plies(), 2);
@@ -105,7 +105,7 @@ fn no_progress_counts_only_sideways_moves() {
 
 #[test]
 fn ply_cap_draws_after_the_other_rules() {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2) });
+    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2), ..GameConfig::default() });
     game.play_text("d3-c3").unwrap();
     assert!(!game.is_over());
     game.play_text("b3xd3").unwrap();

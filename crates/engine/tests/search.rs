@@ -144,11 +144,11 @@ fn draw_rules_of_the_game_reach_into_the_search() {
     let normal = searcher.search(&Game::new(pos, GameConfig::default()), Limits::depth(4), |_| {});
     assert!(matches!(normal.score, Score::Cp(cp) if cp < -50), "{:?}", normal.score);
     // With a no-progress limit of one ply, that sideways move draws at once.
-    let strict = GameConfig { no_progress_limit: Some(1), max_plies: None };
+    let strict = GameConfig { no_progress_limit: Some(1), max_plies: None, ..GameConfig::default() };
     let drawn = searcher.search(&Game::new(pos, strict), Limits::depth(4), |_| {});
     assert_eq!(drawn.score, Score::Cp(0));
     // A ply cap one move away draws as well.
-    let capped = GameConfig { no_progress_limit: None, max_plies: Some(1) };
+    let capped = GameConfig { no_progress_limit: None, max_plies: Some(1), ..GameConfig::default() };
     assert_eq!(searcher.search(&Game::new(pos, capped), Limits::depth(4), |_| {}).score, Score::Cp(0));
 }
 
@@ -212,7 +212,7 @@ fn forced_with_counter(
     let mut all_lose = true;
     let mut slowest_loss = 0;
     for &mv in moves.iter() {
-        let child_quiet = if mv.is_progress() { 0 } else { quiet + 1 };
+        let child_quiet = if mv.is_progress(pos.side_to_move()) { 0 } else { quiet + 1 };
         match forced_with_counter(&pos.play(mv), child_quiet, limit, depth - 1, memo) {
             // The opponent loses in p plies: we win in p + 1.
             Some(p) if p <= 0 => {
@@ -241,7 +241,7 @@ fn proven_results_in_the_table_respect_the_no_progress_counter() {
     let limit = 4;
     let exact = forced_with_counter(&pos, 0, limit, 14, &mut std::collections::HashMap::new());
     assert_eq!(exact, None, "no forced result within 14 plies");
-    let config = GameConfig { no_progress_limit: Some(limit), max_plies: None };
+    let config = GameConfig { no_progress_limit: Some(limit), max_plies: None, ..GameConfig::default() };
     let mut searcher = Searcher::new(Hce::default(), SearchConfig::default());
     for depth in 1..=12 {
         let result = searcher.search(&Game::new(pos, config), Limits::depth(depth), |_| {});
@@ -271,7 +271,7 @@ fn proven_results_under_tight_draw_rules_agree_with_exhaustive_search() {
         }
         checked += 1;
         let limit = rng.gen_range(2..=4);
-        let config = GameConfig { no_progress_limit: Some(limit), max_plies: None };
+        let config = GameConfig { no_progress_limit: Some(limit), max_plies: None, ..GameConfig::default() };
         let result = searcher.search(&Game::new(pos, config), Limits::depth(10), |_| {});
         let mut memo = std::collections::HashMap::new();
         match result.score {

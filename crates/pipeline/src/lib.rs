@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use alq_engine::{GameConfig, Limits};
+use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_records::write_atomic;
 use alq_selfplay::{
     run_match, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt,
@@ -129,10 +129,11 @@ impl Default for MatchStage {
 }
 
 impl MatchStage {
-    /// The stage's openings.
-    pub fn opening_source(&self) -> Result<OpeningSource, PipelineError> {
+    /// The stage's openings under `rules` (the shipped balanced book is a
+    /// BrainKing book: under other rules give a book or leave `book` empty).
+    pub fn opening_source(&self, rules: RuleSet) -> Result<OpeningSource, PipelineError> {
         let parse = |text: &str, name: &str| {
-            alq_selfplay::openings::parse_book(text)
+            alq_selfplay::openings::parse_book(rules, text)
                 .map(OpeningSource::Book)
                 .map_err(|e| PipelineError::Invalid(format!("book {name}: {e}")))
         };
@@ -203,6 +204,9 @@ impl Default for AccuracyStage {
 pub struct PipelineConfig {
     /// Output folder.
     pub out: String,
+    /// The rule set of the whole run (`brainking` or `classic`); it also sets
+    /// `[selfplay]` and `[train]` `rules`.
+    pub rules: RuleSet,
     /// Generations after generation 0.
     pub generations: usize,
     /// Train each candidate on the games of this many latest generations.
@@ -233,6 +237,7 @@ impl Default for PipelineConfig {
     fn default() -> PipelineConfig {
         PipelineConfig {
             out: "data/pipeline".to_string(),
+            rules: RuleSet::BrainKing,
             generations: 3,
             replay_window: 2,
             selfplay: SelfplayConfig::default(),
@@ -293,7 +298,20 @@ impl PipelineConfig {
         if self.replay_window == 0 {
             return Err("replay_window must be at least 1".to_string());
         }
+        for (key, rules) in [("selfplay.rules", self.selfplay.rules), ("train.rules", self.train.rules)] {
+            if rules != self.rules && rules != RuleSet::BrainKing {
+                return Err(format!("{key} is {rules} but the run's rules are {}: set `rules` at the top only", self.rules));
+            }
+        }
         Ok(())
+    }
+
+    /// The config with the run's rule set copied into `[selfplay]` and `[train]`.
+    pub fn resolved(&self) -> PipelineConfig {
+        let mut c = self.clone();
+        c.selfplay.rules = self.rules;
+        c.train.rules = self.rules;
+        c
     }
 }
 
@@ -305,9 +323,11 @@ fn measure_from_start(
     seed: u64,
     tablebase: &str,
     dir: &Path,
+    rules: RuleSet,
     on_event: &(impl Fn(PipelineEvent) + Sync),
 ) -> Result<StartResult, PipelineError> {
     let config = SelfplayConfig {
+        rules,
         games: stage.games,
         threads: 0,
         player: player.to_string(),
@@ -322,7 +342,7 @@ fn measure_from_start(
     on_event(PipelineEvent::Stage { stage: Stage::FromStart, total: stage.games, unit: "games" });
     let out = dir.join("start");
     run_selfplay(&config, &out, Shard::WHOLE, true, |d| on_event(PipelineEvent::Progress { done: d.done, note: String::new() }))?;
-    let c = alq_report::collect(&[out.join("games.csv")], 1, |_| {})?.searched.total;
+    let c = alq_report::collect(&[out.join("games.csv")], rules, 1, |_| {})?.searched.total;
     Ok(StartResult {
         player: config.player_spec()?.to_string(),
         games: c.games,
@@ -395,6 +415,7 @@ impl StageResult {
 /// Plays one match stage: `a` against `b` at the stage's nodes over every
 /// position `openings` plies deep.
 fn play_stage(
+    rules: RuleSet,
     stage: &MatchStage,
     a: &str,
     b: &str,
@@ -412,10 +433,10 @@ fn play_stage(
         a: PlayerSpec::parse(a, limits)?,
         b: PlayerSpec::parse(b, limits)?,
         games: stage.games,
-        openings: stage.opening_source()?,
+        openings: stage.opening_source(rules)?,
         seed,
         sprt,
-        game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+        game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400), rules },
         clock: None,
         time_margin: std::time::Duration::from_millis(500),
     };
@@ -438,6 +459,7 @@ pub fn run_pipeline(
     on_event: impl Fn(PipelineEvent) + Sync,
 ) -> Result<PipelineOutcome, PipelineError> {
     config.validate().map_err(PipelineError::Invalid)?;
+    let config = &config.resolved();
     std::fs::create_dir_all(out).map_err(io(out))?;
     let resolved_path = out.join("pipeline.toml");
     if resolved_path.exists() {
@@ -493,7 +515,7 @@ pub fn run_pipeline(
                 read_json(&match_path)?
             } else {
                 let best_spec = best.as_ref().map_or("hce".to_string(), |p| p.display().to_string());
-                let r = play_stage(&config.gate, &candidate_spec, &best_spec, 1000 + g as u64, Stage::Gating, &on_event)?;
+                let r = play_stage(config.rules, &config.gate, &candidate_spec, &best_spec, 1000 + g as u64, Stage::Gating, &on_event)?;
                 write_json(&match_path, &r)?;
                 r
             };
@@ -515,7 +537,7 @@ pub fn run_pipeline(
                     read_json(&elo_path)?
                 } else {
                     let seed = 2000 + g as u64 + 100 * i as u64;
-                    let r = play_stage(&config.evaluation, &candidate_spec, anchor, seed, Stage::Evaluating, &on_event)?;
+                    let r = play_stage(config.rules, &config.evaluation, &candidate_spec, anchor, seed, Stage::Evaluating, &on_event)?;
                     write_json(&elo_path, &r)?;
                     r
                 };
@@ -536,12 +558,28 @@ pub fn run_pipeline(
         row.games = sc.games;
         if config.start.games > 0 {
             let seed = 3000 + g as u64;
-            row.start = Some(measure_from_start(&config.start, &player, seed, &config.selfplay.tablebase, &dir, &on_event)?);
+            row.start = Some(measure_from_start(
+                &config.start,
+                &player,
+                seed,
+                &config.selfplay.tablebase,
+                &dir,
+                config.rules,
+                &on_event,
+            )?);
         }
         if !config.accuracy.tablebase.trim().is_empty() {
             let a = &config.accuracy;
             on_event(PipelineEvent::Stage { stage: Stage::Accuracy, total: a.positions, unit: "positions" });
             let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim()).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
+            if judge.tables.rules() != config.rules {
+                return Err(PipelineError::Invalid(format!(
+                    "[accuracy]: the tables {} were built for the {} rules, the run plays {}",
+                    a.tablebase.trim(),
+                    judge.tables.rules(),
+                    config.rules
+                )));
+            }
             let spec = PlayerSpec::parse(&player, Limits::nodes(a.nodes.max(1)))?;
             let report = alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, a.seed)
                 .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
@@ -556,7 +594,7 @@ pub fn run_pipeline(
     if config.start.games > 0 {
         files.extend((0..=config.generations).map(|g| gen_dir(out, g).join("start").join("games.csv")));
     }
-    let collected = alq_report::collect(&files, 6, |_| {})?;
+    let collected = alq_report::collect(&files, config.rules, 6, |_| {})?;
     alq_report::Report::new(&collected, &files, &Default::default()).write(&out.join("report"))?;
     Ok(PipelineOutcome { summary, best })
 }

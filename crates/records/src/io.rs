@@ -52,6 +52,8 @@ pub struct RecordReader {
     header_error: Option<RecordError>,
     /// Set after a header problem: the file yields nothing more.
     finished: bool,
+    /// The rule set every game must have been played under, when checked.
+    rules: Option<alq_engine::RuleSet>,
 }
 
 impl RecordReader {
@@ -72,7 +74,14 @@ impl RecordReader {
                 })
             }
         };
-        Ok(RecordReader { file: path.to_path_buf(), reader, header_error, finished: false })
+        Ok(RecordReader { file: path.to_path_buf(), reader, header_error, finished: false, rules: None })
+    }
+
+    /// Refuses, as a bad row, every game played under other rules than
+    /// `rules` (a command reads the records of its own rule set only).
+    pub fn expecting(mut self, rules: alq_engine::RuleSet) -> RecordReader {
+        self.rules = Some(rules);
+        self
     }
 
     /// The next row as a record, without replaying it (for tools that only
@@ -113,7 +122,11 @@ impl Iterator for RecordReader {
             Ok(x) => x,
             Err(e) => return Some(Err(e)),
         };
-        Some(record.replay().map_err(|problem| RecordError::Bad {
+        let checked = match self.rules {
+            Some(rules) => record.expect_rules(rules).and_then(|()| record.replay()),
+            None => record.replay(),
+        };
+        Some(checked.map_err(|problem| RecordError::Bad {
             file: self.file.clone(),
             line,
             problem: format!("game {}: {problem}", record.id),

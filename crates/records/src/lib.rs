@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `id` | game index in its run (0-based); shards of a run share one id space |
 //! | `seed` | the game's own seed (derived from the run seed and `id`) |
-//! | `rules` | `brainking` |
+//! | `rules` | the rule set: `brainking` or `classic` (the game replays under it) |
 //! | `start` | start position text; empty means the standard start |
 //! | `white`, `black` | player descriptions: evaluator, network hash, limits (e.g. `hce@nodes=1000`) |
 //! | `result` | `1-0`, `0-1` or `1/2-1/2` |
@@ -32,7 +32,7 @@
 //! use alq_engine::{Game, GameConfig, Position};
 //! use alq_records::GameRecord;
 //!
-//! let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2) });
+//! let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2), ..GameConfig::default() });
 //! game.play_text("d3-c3").unwrap();
 //! game.play_text("b3xd3").unwrap();
 //! let record = GameRecord::from_game(0, 42, "random", "random", &game, 2, &[None, None]);

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use alq_engine::{Exact, Game, GameConfig, Position, Score, Side, Termination, BRAINKING};
+use alq_engine::{Exact, Game, GameConfig, Position, RuleSet, Score, Side, Termination};
 
 /// The version written in every row's `format` column. Version 2 added the
 /// `opening` column, version 3 `tb_ply` and `tb_value` and the `d` score;
@@ -183,7 +183,8 @@ impl GameRecord {
         opening_plies: u32,
         scores: &[Option<Score>],
     ) -> GameRecord {
-        let start = if game.start() == Position::start() { String::new() } else { game.start().to_string() };
+        let start =
+            if game.start() == Position::start_of(game.rules()) { String::new() } else { game.start().to_string() };
         let (result, termination) = match game.outcome() {
             Some(o) => (o.result_text().to_string(), o.termination.name().to_string()),
             None => ("*".to_string(), String::new()),
@@ -192,7 +193,7 @@ impl GameRecord {
         GameRecord {
             id,
             seed,
-            rules: BRAINKING.name.to_string(),
+            rules: game.rules().name().to_string(),
             start,
             white: white.to_string(),
             black: black.to_string(),
@@ -281,10 +282,26 @@ impl GameRecord {
     /// The game's start position.
     pub fn start_position(&self) -> Result<Position, String> {
         if self.start.trim().is_empty() {
-            Ok(Position::start())
+            Ok(Position::start_of(self.rule_set()?))
         } else {
             self.start.parse().map_err(|e| format!("start: {e}"))
         }
+    }
+
+    /// The rule set named in the `rules` column.
+    pub fn rule_set(&self) -> Result<RuleSet, String> {
+        self.rules.parse::<RuleSet>()
+    }
+
+    /// Refuses a record of another rule set than `rules`.
+    pub fn expect_rules(&self, rules: RuleSet) -> Result<(), String> {
+        let own = self.rule_set()?;
+        if own != rules {
+            return Err(format!(
+                "played under the {own} rules, not {rules} (pass --rules {own}, or keep the rule sets in separate files)"
+            ));
+        }
+        Ok(())
     }
 
     /// Replays the game and checks that every move is legal, that the game
@@ -302,10 +319,8 @@ impl GameRecord {
                 return Err(format!("tb_ply {ply} exceeds plies {}", self.plies));
             }
         }
-        if self.rules != BRAINKING.name {
-            return Err(format!("rules {:?} are not supported (expected {:?})", self.rules, BRAINKING.name));
-        }
-        let config = GameConfig { no_progress_limit: self.no_progress, max_plies: self.max_plies };
+        let rules = self.rule_set()?;
+        let config = GameConfig { no_progress_limit: self.no_progress, max_plies: self.max_plies, rules };
         let mut game = Game::new(self.start_position()?, config);
         for (i, text) in self.moves.split_whitespace().enumerate() {
             if game.is_over() {

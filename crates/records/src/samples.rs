@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use alq_engine::{Position, Score, BRAINKING_RULES};
+use alq_engine::{Position, Score};
 
 use crate::record::ReplayedGame;
 
@@ -54,7 +54,7 @@ impl Samples {
             if self.options.skip_opening && ply < opening {
                 continue;
             }
-            if self.options.skip_forced_captures && position.has_capture(&BRAINKING_RULES) {
+            if self.options.skip_forced_captures && position.has_capture(game.game.rules().rules()) {
                 continue;
             }
             if self.options.dedup && !self.seen.insert(*position) {

@@ -16,12 +16,12 @@ fn tmp(name: &str) -> PathBuf {
 
 /// A finished game from seeded pseudo-random moves.
 fn random_game(seed: u64, max_plies: u32) -> (Game, Vec<Option<Score>>) {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(20), max_plies: Some(max_plies) });
+    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(20), max_plies: Some(max_plies), ..GameConfig::default() });
     let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     let mut scores = Vec::new();
     while !game.is_over() {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        let moves = game.position().legal_moves();
+        let moves = game.legal_moves();
         let mv = moves[(state >> 33) as usize % moves.len()];
         game.play(mv).unwrap();
         scores.push(match state % 5 {
@@ -194,7 +194,7 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
 
 #[test]
 fn forfeits_replay_only_as_a_loss_of_the_side_to_move() {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(400) });
+    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(400), ..GameConfig::default() });
     game.play_text("d3-c3").unwrap();
     // Black is to move and forfeits: White wins.
     let record = GameRecord::from_game(0, 1, "a", "b", &game, 0, &[None]).with_forfeit(alq_engine::Side::Black);
@@ -207,8 +207,43 @@ fn forfeits_replay_only_as_a_loss_of_the_side_to_move() {
     let wrong = GameRecord { result: "0-1".to_string(), ..record.clone() };
     assert!(wrong.replay().unwrap_err().contains("forfeit"));
     // A game the rules ended cannot be forfeited afterwards.
-    let mut over = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(1) });
+    let mut over = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(1), ..GameConfig::default() });
     over.play_text("d3-c3").unwrap();
     let late = GameRecord::from_game(0, 1, "a", "b", &over, 0, &[None]).with_forfeit(alq_engine::Side::Black);
     assert!(late.replay().is_err());
+}
+
+/// A classic game is recorded as such, replays under the classic rules, and
+/// is refused by a reader that expects BrainKing's games (and the other way
+/// round).
+#[test]
+fn records_keep_their_rule_set() {
+    use alq_engine::RuleSet;
+    let config = GameConfig { no_progress_limit: Some(20), max_plies: Some(300), rules: RuleSet::Classic };
+    let mut game = Game::new(Position::start_of(RuleSet::Classic), config);
+    let mut state = 7u64;
+    let mut backward = 0;
+    while !game.is_over() {
+        state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let moves = game.legal_moves();
+        let mv = moves[(state >> 33) as usize % moves.len()];
+        let side = game.position().side_to_move();
+        backward += usize::from(!mv.is_capture() && !mv.is_progress(side) && mv.from().rank() != mv.to().rank());
+        game.play(mv).unwrap();
+    }
+    assert!(backward > 0, "the game uses a classic-only move");
+    let record = GameRecord::from_game(1, 7, "random", "random", &game, 0, &vec![None; game.plies()]);
+    assert_eq!(record.rules, "classic");
+    let path = tmp("classic.csv");
+    RecordWriter::append(&path).unwrap().write(&record).unwrap();
+    let read: Vec<_> = RecordReader::open(&path).unwrap().expecting(RuleSet::Classic).collect::<Result<_, _>>().unwrap();
+    assert_eq!(read[0].game.moves(), game.moves());
+    assert_eq!(read[0].game.rules(), RuleSet::Classic);
+    let err = RecordReader::open(&path).unwrap().expecting(RuleSet::BrainKing).find_map(|r| r.err()).unwrap().to_string();
+    assert!(err.contains("classic") && err.contains("brainking"), "{err}");
+    // The same moves do not replay under BrainKing's rules.
+    let relabelled = GameRecord { rules: "brainking".into(), ..record.clone() };
+    assert!(relabelled.replay().is_err());
+    let unknown = GameRecord { rules: "checkers".into(), ..record };
+    assert!(unknown.replay().unwrap_err().contains("unknown rules"));
 }

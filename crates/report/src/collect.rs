@@ -225,7 +225,7 @@ impl Section {
             n.forced = forced;
         };
         for (i, mv) in moves.iter().enumerate() {
-            let is_forced = positions[i].legal_moves().len() == 1;
+            let is_forced = positions[i].legal_moves_in(game.game.rules()).len() == 1;
             if !is_forced {
                 if decisions > 0 {
                     node(&line, decisions, forced);
@@ -379,8 +379,10 @@ const BATCH: usize = 8192;
 /// Reads every game of `files`, replaying each (in parallel batches on the
 /// current rayon pool), and gathers the statistics. Memory does not grow
 /// with the number of games. `on_games` is told how many games are done.
+/// A game played under other rules than `rules` is an error.
 pub fn collect(
     files: &[PathBuf],
+    rules: alq_engine::RuleSet,
     tree_depth: usize,
     on_games: impl Fn(u64),
 ) -> Result<Collected, RecordError> {
@@ -403,7 +405,7 @@ pub fn collect(
                 .try_fold(
                     || Collected::new(tree_depth),
                     |mut acc, (line, record)| {
-                        let game = record.replay().map_err(|problem| RecordError::Bad {
+                        let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(|problem| RecordError::Bad {
                             file: file.clone(),
                             line: *line,
                             problem: format!("game {}: {problem}", record.id),

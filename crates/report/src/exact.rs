@@ -37,7 +37,7 @@ pub fn exact_from_tables(report: &Report, tb: &Tablebase) -> Result<ExactValues,
     let lines = report.tree.iter().map(|l| l.line.as_str()).chain(report.first_moves.iter().map(|m| m.first_move.as_str()));
     let mut out = ExactValues::new();
     for line in lines {
-        let pos = replay(line)?;
+        let pos = replay(tb.rules(), line)?;
         if pos.occupied().count() <= tb.max_pieces() {
             let v = tb.probe(&pos).map_err(|e| ReportError::Invalid(e.to_string()))?;
             out.insert(line.to_string(), v.to_string());
@@ -47,10 +47,10 @@ pub fn exact_from_tables(report: &Report, tb: &Tablebase) -> Result<ExactValues,
 }
 
 /// The position after a line of space-separated moves from the start.
-fn replay(line: &str) -> Result<Position, ReportError> {
-    let mut pos = Position::start();
+fn replay(rules: alq_engine::RuleSet, line: &str) -> Result<Position, ReportError> {
+    let mut pos = Position::start_of(rules);
     for text in line.split_whitespace() {
-        let mv = pos.parse_move(text).map_err(|e| ReportError::Invalid(format!("line {line:?}: {e}")))?;
+        let mv = pos.parse_move_in(rules, text).map_err(|e| ReportError::Invalid(format!("line {line:?}: {e}")))?;
         pos = pos.play(mv);
     }
     Ok(pos)
@@ -94,8 +94,8 @@ mod tests {
 
     #[test]
     fn lines_replay_and_bad_lines_are_refused() {
-        assert_eq!(replay("").unwrap(), Position::start());
-        assert_eq!(replay("c2-c3").unwrap().to_string(), "BBBBB/BBBBB/BBWWW/WW.WW/WWWWW b");
-        assert!(replay("c2-c4").is_err());
+        assert_eq!(replay(alq_engine::RuleSet::BrainKing, "").unwrap(), Position::start());
+        assert_eq!(replay(alq_engine::RuleSet::BrainKing, "c2-c3").unwrap().to_string(), "BBBBB/BBBBB/BBWWW/WW.WW/WWWWW b");
+        assert!(replay(alq_engine::RuleSet::BrainKing, "c2-c4").is_err());
     }
 }

@@ -19,7 +19,7 @@
 //! ```no_run
 //! use std::path::PathBuf;
 //! let files = alq_report::game_files(&[PathBuf::from("data/selfplay")]).unwrap();
-//! let collected = alq_report::collect(&files, 6, |_| {}).unwrap();
+//! let collected = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 6, |_| {}).unwrap();
 //! let report = alq_report::Report::new(&collected, &files, &Default::default());
 //! report.write(std::path::Path::new("data/report")).unwrap();
 //! ```

@@ -85,6 +85,9 @@ pub struct StudyRung {
 /// The whole study.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudySummary {
+    /// The rule set of every game of the study (older summaries: BrainKing's).
+    #[serde(default)]
+    pub rules: alq_engine::RuleSet,
     pub rungs: Vec<StudyRung>,
     /// BrainKing's human games, the reference.
     pub brainking: Group,
@@ -118,8 +121,8 @@ impl StudyRung {
     }
 }
 
-fn read_section(file: &Path) -> Result<Section, RecordError> {
-    let c = collect(&[file.to_path_buf()], 1, |_| {})?;
+fn read_section(file: &Path, rules: alq_engine::RuleSet) -> Result<Section, RecordError> {
+    let c = collect(&[file.to_path_buf()], rules, 1, |_| {})?;
     let mut s = c.searched;
     s.merge(c.randomised);
     Ok(s)
@@ -148,11 +151,12 @@ fn first_move_rows(s: &Section) -> Vec<FirstMoveRow> {
 }
 
 impl StudySummary {
-    /// Reads and replays every file of a study and summarises it by rung.
-    pub fn from_inputs(inputs: &[StudyInput]) -> Result<StudySummary, RecordError> {
+    /// Reads and replays every file of a study (games under `rules`) and
+    /// summarises it by rung.
+    pub fn from_inputs(inputs: &[StudyInput], rules: alq_engine::RuleSet) -> Result<StudySummary, RecordError> {
         let mut rungs: BTreeMap<usize, StudyRung> = BTreeMap::new();
         for input in inputs {
-            let section = read_section(&input.file)?;
+            let section = read_section(&input.file, rules)?;
             let rung = rungs.entry(input.rung).or_insert_with(|| StudyRung {
                 rung: input.rung,
                 player: input.player.clone(),
@@ -208,6 +212,7 @@ impl StudySummary {
             };
         }
         Ok(StudySummary {
+            rules,
             rungs,
             brainking: Group::of(&brainking_counts()),
             brainking_source: BRAINKING_SOURCE.to_string(),

@@ -18,7 +18,7 @@ fn out_dir(name: &str) -> PathBuf {
 
 fn report(name: &str) -> (alq_report::Report, PathBuf) {
     let files = fixture_files();
-    let collected = alq_report::collect(&files, 6, |_| {}).expect("fixtures are valid");
+    let collected = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 6, |_| {}).expect("fixtures are valid");
     let report = alq_report::Report::new(&collected, &files, &Default::default());
     let dir = out_dir(name);
     report.write(&dir).unwrap();
@@ -140,7 +140,7 @@ fn counts_equal_an_independent_count_of_the_raw_csv() {
 #[test]
 fn a_report_without_games_from_the_start_says_so() {
     let files = vec![PathBuf::from("tests/data/selfplay.csv"), PathBuf::from("tests/data/match.csv")];
-    let collected = alq_report::collect(&files, 6, |_| {}).unwrap();
+    let collected = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 6, |_| {}).unwrap();
     let report = alq_report::Report::new(&collected, &files, &Default::default());
     assert_eq!(report.from_start.results.games, 0);
     assert!(report.human_comparison.is_empty());
@@ -157,7 +157,7 @@ fn a_report_without_games_from_the_start_says_so() {
 #[test]
 fn the_opening_tree_folds_forced_plies() {
     let files = fixture_files();
-    let collected = alq_report::collect(&files, 3, |_| {}).unwrap();
+    let collected = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 3, |_| {}).unwrap();
     let report = alq_report::Report::new(&collected, &files, &Default::default());
     assert!(!report.tree.is_empty());
     for l in &report.tree {
@@ -187,7 +187,7 @@ fn bad_records_stop_the_report_with_file_and_line() {
     std::fs::write(dir.join("games.csv"), text.replacen(flipped, to, 1)).unwrap();
     let files = alq_report::game_files(std::slice::from_ref(&dir)).unwrap();
     assert_eq!(files, vec![dir.join("games.csv")], "folders are searched for games.csv");
-    let err = alq_report::collect(&files, 6, |_| {}).unwrap_err().to_string();
+    let err = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 6, |_| {}).unwrap_err().to_string();
     assert!(err.contains("games.csv:") && err.contains("does not follow"), "{err}");
 }
 
@@ -205,7 +205,7 @@ fn scores_of_different_strengths_are_not_pooled_in_the_headline() {
     let file = dir.join("games.csv");
     std::fs::write(&file, renamed).unwrap();
     let files = vec![file];
-    let collected = alq_report::collect(&files, 6, |_| {}).unwrap();
+    let collected = alq_report::collect(&files, alq_engine::RuleSet::BrainKing, 6, |_| {}).unwrap();
     let report = alq_report::Report::new(&collected, &files, &Default::default());
     assert_eq!(report.from_start.pairings.len(), 2);
     let h = &report.headline;

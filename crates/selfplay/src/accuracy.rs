@@ -127,14 +127,14 @@ pub fn sample_positions(tables: &dyn EndgameTables, pieces: u32, n: usize, seed:
 
 /// Whether each position's move by the player keeps its value (a win still
 /// wins, a draw still draws), in order. The player sees each position as a
-/// fresh game with the default draw rules.
+/// fresh game with the default draw rules, under the tables' rule set.
 pub fn judge(player: &PlayerSpec, tables: &dyn EndgameTables, positions: &[AccuracyPosition], seed: u64) -> Vec<bool> {
     positions
         .par_iter()
         .enumerate()
         .map(|(i, p)| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-            let game = Game::new(p.position, GameConfig::default());
+            let game = Game::new(p.position, GameConfig::with_rules(tables.rules()));
             let Some(choice) = player.build().choose(&game, &mut rng) else { return false };
             tables.probe(&p.position.play(choice.mv)).is_some_and(|after| after.for_mover().kind() == p.value.kind())
         })

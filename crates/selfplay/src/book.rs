@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use alq_engine::{Game, GameConfig, Position, Score, SearchConfig, Searcher};
+use alq_engine::{Game, GameConfig, Position, RuleSet, Score, SearchConfig, Searcher};
 
 use crate::players::EvalSpec;
 
@@ -26,22 +26,23 @@ pub struct BookEntry {
 
 pub use crate::openings::tree as positions;
 
-/// Evaluates every position up to `depth` plies with `eval` at `limits`
+/// Evaluates every position up to `depth` plies under `rules` with `eval` at `limits`
 /// (a fresh searcher each, in parallel; deterministic for node or depth
 /// limits), searching with `tables` when given. `on_done` is called after
 /// each position.
 pub fn build(
+    rules: RuleSet,
     depth: u32,
     eval: &EvalSpec,
     limits: alq_engine::Limits,
     tables: Option<&crate::TablesSpec>,
     on_done: impl Fn() + Sync,
 ) -> Vec<BookEntry> {
-    let positions = positions(depth);
+    let positions = positions(rules, depth);
     positions
         .par_iter()
         .map(|(line, pos)| {
-            let mut game = Game::new(Position::start(), GameConfig::default());
+            let mut game = Game::new(Position::start_of(rules), GameConfig::with_rules(rules));
             for &mv in line {
                 game.play(mv).expect("lines are legal");
             }
@@ -75,6 +76,7 @@ pub fn build(
 /// so that proofs of deeper positions serve as leaves for shallower ones.
 /// `on_done` is called after each position.
 pub fn solve_exact(
+    rules: RuleSet,
     entries: &mut [BookEntry],
     tb: Option<&alq_tablebase::Tablebase>,
     budget: &alq_solver::Budget,
@@ -86,7 +88,11 @@ pub fn solve_exact(
     let values = order
         .par_iter()
         .map_init(
-            || alq_solver::Solver::new(tb),
+            || {
+                let mut solver = alq_solver::Solver::new(tb);
+                solver.set_rules(rules);
+                solver
+            },
             |solver, &i| {
                 let r = solver.solve(&positions[i], budget);
                 on_done();

@@ -87,7 +87,7 @@ impl EngineProcess {
     pub fn go(&mut self, game: &Game, args: &str, deadline: Instant) -> Result<EngineMove, String> {
         let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let setup =
-            if game.start() == Position::start() { "startpos".to_string() } else { format!("fen {}", game.start()) };
+            if game.start() == Position::start_of(game.rules()) { "startpos".to_string() } else { format!("fen {}", game.start()) };
         let moves = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
         self.send(&format!("position {setup}{moves}"))?;
         self.send(&format!("go {args}"))?;
@@ -108,7 +108,7 @@ impl EngineProcess {
         if text.is_empty() {
             return Err("malformed bestmove line (no move)".to_string());
         }
-        let mv = game.position().parse_move(&text).map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
+        let mv = game.position().parse_move_in(game.rules(), &text).map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
         Ok(EngineMove { mv, score })
     }
 

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use alq_engine::{Game, GameConfig, Limits, Position, Score, SearchConfig, Searcher, MATE};
+use alq_engine::{Game, GameConfig, Limits, Position, RuleSet, Score, SearchConfig, Searcher, MATE};
 use alq_records::{truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter};
 
 use crate::matches::game_seed;
@@ -96,6 +96,9 @@ pub struct SelfplayConfig {
     /// tables' best moves (ties drawn from the game's seed), and each record
     /// keeps the ply and White's exact value where the game entered them.
     pub tablebase: String,
+    /// The rule set (`brainking` or `classic`); the records name it, and a
+    /// network or tables of other rules are refused.
+    pub rules: RuleSet,
     pub opening: OpeningConfig,
 }
 
@@ -111,6 +114,7 @@ impl Default for SelfplayConfig {
             no_progress: 60,
             max_plies: 400,
             tablebase: String::new(),
+            rules: RuleSet::BrainKing,
             opening: OpeningConfig::default(),
         }
     }
@@ -129,6 +133,7 @@ impl SelfplayConfig {
         GameConfig {
             no_progress_limit: (self.no_progress > 0).then_some(self.no_progress),
             max_plies: (self.max_plies > 0).then_some(self.max_plies),
+            rules: self.rules,
         }
     }
 
@@ -140,7 +145,9 @@ impl SelfplayConfig {
             return Err(SpecError { spec: self.player.clone(), problem });
         }
         spec.limits = self.limits();
-        Ok(spec.with_tables(self.tables()?.as_ref()))
+        let spec = spec.with_tables(self.tables()?.as_ref());
+        spec.check_rules(self.rules)?;
+        Ok(spec)
     }
 
     /// The run's endgame tables, if it names any.
@@ -216,11 +223,11 @@ pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError>
         if line.is_empty() {
             return Ok(Vec::new());
         }
-        return crate::openings::parse_book(line).map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
+        return crate::openings::parse_book(config.rules, line).map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
     }
     let path = Path::new(config.opening.book.trim());
     let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
-    crate::openings::parse_book(&text).map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
+    crate::openings::parse_book(config.rules, &text).map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
 }
 
 /// Plays game `index` of a run. The same config, book and index always give
@@ -228,7 +235,7 @@ pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError>
 pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], index: u64) -> GameRecord {
     let seed = game_seed(config.seed, index);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut game = Game::new(Position::start(), config.game_config());
+    let mut game = Game::new(Position::start_of(config.rules), config.game_config());
     let mut scores: Vec<Option<Score>> = Vec::new();
     let mut parts: Vec<OpeningPart> = Vec::new();
     let line = if book.is_empty() { &[][..] } else { &book[(index % book.len() as u64) as usize].moves[..] };
@@ -243,7 +250,7 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
     parts.push(OpeningPart::Book(played));
     let mut played = 0;
     for _ in 0..config.opening.random_plies {
-        let moves = game.position().legal_moves();
+        let moves = game.legal_moves();
         let Some(&mv) = moves.choose(&mut rng) else { break };
         if game.is_over() || game.play(mv).is_err() {
             break;
@@ -264,7 +271,7 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
             let mut played = 0;
             let mut choices = 0;
             while choices < n && !game.is_over() {
-                let legal = game.position().legal_moves();
+                let legal = game.legal_moves();
                 if legal.len() == 1 && !split {
                     // Near-best sampling counts choices: a forced ply is
                     // played as it must be and takes no sample.

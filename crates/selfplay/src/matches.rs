@@ -92,6 +92,8 @@ pub enum MatchError {
     Games(u64),
     #[error("no openings to play from")]
     NoOpenings,
+    #[error(transparent)]
+    Rules(#[from] crate::players::SpecError),
 }
 
 /// Progress after each finished pair.
@@ -207,11 +209,11 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
 /// The openings of the match's pairs, in pair order.
 fn pair_openings(config: &MatchConfig, pairs: u64) -> Result<(Vec<Opening>, usize), MatchError> {
     let pool = match &config.openings {
-        OpeningSource::AllAfter(k) => openings::all_after(*k),
+        OpeningSource::AllAfter(k) => openings::all_after(config.game.rules, *k),
         OpeningSource::Book(book) => book.clone(),
         OpeningSource::Random(k) => {
             let list: Vec<Opening> = (0..pairs)
-                .map(|i| openings::random(*k, &mut ChaCha8Rng::seed_from_u64(game_seed(config.seed, i) ^ 0x0BE7)))
+                .map(|i| openings::random(config.game.rules, *k, &mut ChaCha8Rng::seed_from_u64(game_seed(config.seed, i) ^ 0x0BE7)))
                 .collect();
             let n = list.len();
             return Ok((list, n));
@@ -244,6 +246,8 @@ pub fn run_match_with_games(
     if config.games < 2 || !config.games.is_multiple_of(2) {
         return Err(MatchError::Games(config.games));
     }
+    config.a.check_rules(config.game.rules)?;
+    config.b.check_rules(config.game.rules)?;
     let pairs = config.games / 2;
     let (pair_openings, opening_count) = pair_openings(config, pairs)?;
     let stop = AtomicBool::new(false);
@@ -327,7 +331,7 @@ mod tests {
             openings: OpeningSource::AllAfter(4),
             seed: 7,
             sprt: None,
-            game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400) },
+            game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400), ..GameConfig::default() },
             clock: None,
             time_margin: Duration::from_millis(500),
         }

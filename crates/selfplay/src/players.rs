@@ -13,8 +13,8 @@ use rand::Rng;
 use thiserror::Error;
 
 use alq_engine::{
-    time_for_move, EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, Score, SearchConfig,
-    Searcher, Side,
+    time_for_move, EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, RuleSet, Score,
+    SearchConfig, Searcher, Side,
 };
 
 use crate::external::EngineProcess;
@@ -82,6 +82,15 @@ impl EvalSpec {
         }
     }
 
+    /// The rule set a network was trained for; `None` for the handcrafted
+    /// evaluator, which follows the game's rules.
+    pub fn rules(&self) -> Option<RuleSet> {
+        match self {
+            EvalSpec::Hce(_) => None,
+            EvalSpec::Network(net) => Some(net.rules),
+        }
+    }
+
     pub fn build(&self) -> Box<dyn Evaluator> {
         match self {
             EvalSpec::Hce(w) => Box::new(Hce::new(*w)),
@@ -141,6 +150,9 @@ impl TablesSpec {
     /// win, else a draw, else the slowest loss; ties drawn with `rng`), with
     /// its exact value as a score, when the tables cover every move.
     pub fn best_move(&self, game: &Game, rng: &mut impl Rng) -> Option<Choice> {
+        if self.tables.rules() != game.rules() {
+            return None;
+        }
         let ranked = self.tables.rank_moves(&game.position())?;
         let best = ranked[0].1;
         let ties: Vec<Move> = ranked.iter().take_while(|(_, v)| *v == best).map(|(m, _)| *m).collect();
@@ -351,6 +363,37 @@ impl PlayerSpec {
         self
     }
 
+    /// Refuses a player whose network was trained, or whose tables were
+    /// built, for other rules than `rules`.
+    pub fn check_rules(&self, rules: RuleSet) -> Result<(), SpecError> {
+        let refuse = |what: String| {
+            Err(SpecError {
+                spec: self.describe_short(),
+                problem: format!("{what}, but the games are played under the {rules} rules"),
+            })
+        };
+        if let PlayerKind::Search(eval) = &self.kind {
+            if let Some(own) = eval.rules().filter(|&r| r != rules) {
+                return refuse(format!("its network {} was trained for the {own} rules", eval.describe()));
+            }
+        }
+        if let Some(t) = &self.tables {
+            let own = t.tables.rules();
+            if own != rules {
+                return refuse(format!("its tables {} were built for the {own} rules", t.dir));
+            }
+        }
+        Ok(())
+    }
+
+    /// The player's kind for error messages (`hce`, `nn:ID`, `random`, ...).
+    fn describe_short(&self) -> String {
+        match &self.kind {
+            PlayerKind::Search(eval) => eval.describe(),
+            other => format!("{other:?}").to_lowercase(),
+        }
+    }
+
     /// A fresh player for one game (its search tables start empty).
     pub fn build(&self) -> Player {
         let searcher = match &self.kind {
@@ -443,7 +486,7 @@ impl Player {
     /// malformed move).
     pub fn play(&mut self, game: &Game, rng: &mut impl Rng, clock: Option<&Clock>, deadline: Instant) -> Result<Option<Choice>, String> {
         let pos = game.position();
-        let moves = pos.legal_moves();
+        let moves = game.legal_moves();
         if moves.is_empty() {
             return Ok(None);
         }
@@ -460,6 +503,15 @@ impl Player {
                 if engine.has_option("NoProgress") {
                     let limit = game.config().no_progress_limit.unwrap_or(0);
                     options.push(("NoProgress".to_string(), limit.to_string()));
+                }
+                // Rules other than BrainKing's need an engine that can be told.
+                if engine.has_option("Rules") {
+                    options.push(("Rules".to_string(), game.rules().name().to_string()));
+                } else if game.rules() != RuleSet::BrainKing {
+                    return Err(format!(
+                        "the engine announces no Rules option, so it cannot be asked to play the {} rules",
+                        game.rules()
+                    ));
                 }
                 engine.new_game(&options)?;
                 self.engine = Some(engine);
@@ -481,7 +533,7 @@ impl Player {
 
     fn choose_builtin(&mut self, game: &Game, rng: &mut impl Rng, limits: Limits) -> Option<Choice> {
         let pos = game.position();
-        let moves = pos.legal_moves();
+        let moves = game.legal_moves();
         if let Some(choice) = self.spec.tables.as_ref().and_then(|t| t.best_move(game, rng)) {
             return Some(choice);
         }
@@ -490,7 +542,8 @@ impl Player {
             PlayerKind::Greedy => {
                 // Greedy for material: the move that wins at once, else the
                 // one that captures most; ties at random.
-                let value = |mv: &Move| if pos.play(*mv).is_lost() { u32::MAX } else { mv.jumps() as u32 };
+                let value =
+                    |mv: &Move| if pos.play(*mv).is_lost_in(game.rules()) { u32::MAX } else { mv.jumps() as u32 };
                 let best = moves.iter().map(value).max()?;
                 let ties: Vec<Move> = moves.iter().copied().filter(|m| value(m) == best).collect();
                 ties.choose(rng).map(|&mv| Choice { mv, score: None })

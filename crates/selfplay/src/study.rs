@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use alq_engine::{Limits, Position};
+use alq_engine::{Limits, Position, RuleSet};
 use alq_records::write_atomic;
 
 use crate::generate::{run_selfplay, GameDone, OpeningConfig, SelfplayConfig, SelfplayError, Shard};
@@ -70,6 +70,8 @@ pub struct StudyConfig {
     /// a game reaches them, and the study counts how often games entered the
     /// tables won, drawn or lost for White.
     pub tablebase: String,
+    /// The rule set (`brainking` or `classic`) every game is played under.
+    pub rules: RuleSet,
     /// The ladder, weakest first.
     #[serde(rename = "rung")]
     pub rungs: Vec<RungConfig>,
@@ -89,6 +91,7 @@ impl Default for StudyConfig {
             first_moves: false,
             first_move_games: 0,
             tablebase: String::new(),
+            rules: RuleSet::BrainKing,
             rungs: vec![
                 RungConfig::new("random", 0, 2000),
                 RungConfig::new("greedy", 0, 1000),
@@ -142,7 +145,8 @@ impl StudyConfig {
             return invalid(format!("max_plies {} is too low to let games end by the rules (use 0 or at least 100)", self.max_plies));
         }
         let first_moves: Vec<String> = {
-            let mut m: Vec<String> = Position::start().legal_moves().iter().map(|m| m.to_string()).collect();
+            let start = Position::start_of(self.rules);
+            let mut m: Vec<String> = start.legal_moves_in(self.rules).iter().map(|m| m.to_string()).collect();
             m.sort();
             m
         };
@@ -209,6 +213,7 @@ impl StudyConfig {
                 )));
             }
         }
+        spec.check_rules(self.rules)?;
         Ok(spec)
     }
 
@@ -227,6 +232,7 @@ impl StudyConfig {
             no_progress: self.no_progress,
             max_plies: self.max_plies,
             tablebase: self.tablebase.clone(),
+            rules: self.rules,
             opening,
         }
     }

@@ -107,7 +107,7 @@ fn config_files_reject_unknown_keys() {
 fn games_with_tables_end_as_the_tables_say() {
     use alq_engine::Exact;
     let tb = dir("tables");
-    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 5, shard: None }, &mut |_| {}).unwrap();
+    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 5, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
     let out = dir("with-tables");
     let mut c = config(24);
     c.player = "greedy".to_string();
@@ -149,4 +149,26 @@ fn games_with_tables_end_as_the_tables_say() {
     let again = dir("with-tables-again");
     run(&c, &again, Shard::WHOLE, false, 1);
     assert_eq!(games(&again), games(&out));
+}
+
+/// A classic run plays classic games (records say so and replay only under
+/// the classic rules), and refuses a network trained on BrainKing games.
+#[test]
+fn classic_runs_record_classic_games_and_refuse_brainking_networks() {
+    use alq_engine::RuleSet;
+    let out = dir("classic");
+    let classic = SelfplayConfig { rules: RuleSet::Classic, ..config(6) };
+    assert_eq!(run(&classic, &out, Shard::WHOLE, false, 2), 6);
+    let (records, bad) = alq_records::read_all(&[out.join("games.csv")], false).unwrap();
+    assert_eq!((records.len(), bad.len()), (6, 0));
+    assert!(records.iter().all(|g| g.record.rules == "classic" && g.game.rules() == RuleSet::Classic));
+    // Some game plays a move BrainKing's rules forbid, so the rule set matters.
+    let brainking_replays = records
+        .iter()
+        .filter(|g| alq_records::GameRecord { rules: "brainking".into(), ..g.record.clone() }.replay().is_ok())
+        .count();
+    assert!(brainking_replays < 6, "every classic game was also a BrainKing game");
+    let nn = SelfplayConfig { player: "nn".into(), ..classic.clone() };
+    let err = run_selfplay(&nn, &dir("classic-nn"), Shard::WHOLE, false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("brainking") && err.contains("classic"), "{err}");
 }

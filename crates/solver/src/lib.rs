@@ -1,6 +1,7 @@
 //! # alq-solver
 //!
-//! A proof search for Alquerque under BrainKing's rules: the game-theoretic
+//! A proof search for Alquerque (BrainKing's rules, or the classic ones with
+//! [`Solver::set_rules`]): the game-theoretic
 //! value of a position, `win D`, `loss D` or `draw`, with the same meaning as
 //! the tablebases (`alq-tablebase`): the value of the infinite game, where the
 //! game ends only when the side to move has no legal move, and a draw means
@@ -154,6 +155,7 @@ pub struct Progress {
 /// as leaves.
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
+    rules: alq_engine::RuleSet,
     proven: KeyMap<Value>,
     /// Positions expanded by earlier searches whose value is not proven yet
     /// (kept for `save_state`; expanded again before a resumed search).
@@ -166,9 +168,17 @@ pub struct Solver<'a> {
 
 impl<'a> Solver<'a> {
     /// A solver; with a tablebase, positions it covers are leaves with the
-    /// table's exact value.
+    /// table's exact value. It solves under the tables' rules, or BrainKing's
+    /// without tables (see [`Solver::set_rules`]).
     pub fn new(tb: Option<&'a Tablebase>) -> Solver<'a> {
-        Solver { tb, proven: KeyMap::default(), expanded: KeyMap::default(), keep_expanded: false, max_proven: 8_000_000 }
+        let rules = tb.map_or(alq_engine::RuleSet::BrainKing, |t| t.rules());
+        Solver { tb, rules, proven: KeyMap::default(), expanded: KeyMap::default(), keep_expanded: false, max_proven: 8_000_000 }
+    }
+
+    /// Solves under `rules` (the caller checks that the tables, if any, were
+    /// built for them).
+    pub fn set_rules(&mut self, rules: alq_engine::RuleSet) {
+        self.rules = rules;
     }
 
     /// Keep the positions expanded without a proof, so that [`Solver::state`]
@@ -200,7 +210,7 @@ impl<'a> Solver<'a> {
         proven.sort_unstable_by_key(|&(k, _)| k);
         let mut expanded: Vec<u64> = self.expanded.keys().copied().collect();
         expanded.sort_unstable();
-        SavedState { proven, expanded }
+        SavedState { rules: self.rules, proven, expanded }
     }
 
     /// Adds a saved state (see [`Solver::state`]).
@@ -313,7 +323,7 @@ impl<'a> Solver<'a> {
             _ => Proof::Unknown,
         };
         let best_move = pos
-            .legal_moves()
+            .legal_moves_in(self.rules)
             .into_iter()
             .zip(g.successors(0).iter())
             .max_by(|a, b| lower_values[*a.1 as usize].for_mover().preference(&lower_values[*b.1 as usize].for_mover()))
@@ -338,7 +348,7 @@ impl<'a> Solver<'a> {
     /// when their value is known, frontier nodes (queued) otherwise.
     fn expand(&self, g: &mut Graph, node: u32, queue: &mut VecDeque<u32>, tb_hits: &mut u64) -> Result<(), SolveError> {
         let pos = position(g.keys[node as usize]);
-        let moves = pos.legal_moves();
+        let moves = pos.legal_moves_in(self.rules);
         if moves.is_empty() {
             g.kinds[node as usize] = Kind::Leaf(Value::Loss(0));
             return Ok(());

@@ -6,7 +6,8 @@
 //! | size | field |
 //! | --- | --- |
 //! | 8 | magic `ALQSOLV\n` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2; version 1 files lack the next field and are BrainKing's) |
+//! | 16 | rule set name, zero-padded (`brainking`, `classic`) |
 //! | 8 | number P of proven positions |
 //! | 8 | number E of expanded, unproven positions |
 //! | P × 10 | position key (8 bytes, see [`crate::key`]) and value (2 bytes: 0 = draw, else distance + 1; odd distances win) |
@@ -23,13 +24,17 @@ use alq_tablebase::{checksum, Value};
 use crate::SolveError;
 
 const MAGIC: [u8; 8] = *b"ALQSOLV\n";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// Bytes before the proven positions: magic, version, rules, two counts.
+const HEADER: usize = 44;
 /// Highest key a position can have (51 bits).
 const KEY_LIMIT: u64 = 1 << 51;
 
 /// What a solver saves: proven values, and expanded positions without one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SavedState {
+    /// The rule set the values were proven under.
+    pub rules: alq_engine::RuleSet,
     pub proven: Vec<(u64, Value)>,
     pub expanded: Vec<u64>,
 }
@@ -51,9 +56,12 @@ fn decode(x: u16) -> Value {
 
 /// Writes `state` to `path` atomically (temporary file, then rename).
 pub fn save_state(path: &Path, state: &SavedState) -> Result<(), SolveError> {
-    let mut bytes = Vec::with_capacity(36 + state.proven.len() * 10 + state.expanded.len() * 8);
+    let mut bytes = Vec::with_capacity(HEADER + 8 + state.proven.len() * 10 + state.expanded.len() * 8);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    name[..state.rules.name().len()].copy_from_slice(state.rules.name().as_bytes());
+    bytes.extend_from_slice(&name);
     bytes.extend_from_slice(&(state.proven.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&(state.expanded.len() as u64).to_le_bytes());
     for &(k, v) in &state.proven {
@@ -85,11 +93,20 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     }
     let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-    if version != VERSION {
-        return Err(bad(&format!("format version {version}, this program reads version {VERSION}")));
-    }
-    let (p, e) = (u64_at(12), u64_at(20));
-    let expected = p.checked_mul(10).and_then(|x| e.checked_mul(8).and_then(|y| x.checked_add(y))).and_then(|x| x.checked_add(36));
+    let (header, rules) = match version {
+        1 => (28, alq_engine::RuleSet::BrainKing),
+        2 if bytes.len() >= HEADER + 8 => {
+            let name = String::from_utf8_lossy(&bytes[12..28]).trim_end_matches('\0').to_string();
+            (HEADER, name.parse().map_err(|e: String| bad(&e))?)
+        }
+        2 => return Err(bad(&format!("truncated: {} bytes", bytes.len()))),
+        _ => return Err(bad(&format!("format version {version}, this program reads versions 1 and {VERSION}"))),
+    };
+    let (p, e) = (u64_at(header - 16), u64_at(header - 8));
+    let expected = p
+        .checked_mul(10)
+        .and_then(|x| e.checked_mul(8).and_then(|y| x.checked_add(y)))
+        .and_then(|x| x.checked_add(header as u64 + 8));
     if expected != Some(bytes.len() as u64) {
         return Err(bad(&format!("truncated or too long: {} bytes", bytes.len())));
     }
@@ -97,8 +114,8 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     if checksum(&[&bytes[..body]]) != u64_at(body) {
         return Err(bad("checksum mismatch (the file is damaged)"));
     }
-    let mut state = SavedState::default();
-    let mut at = 28;
+    let mut state = SavedState { rules, ..SavedState::default() };
+    let mut at = header;
     for _ in 0..p {
         let k = u64_at(at);
         let v = u16::from_le_bytes(bytes[at + 8..at + 10].try_into().expect("2 bytes"));
@@ -135,9 +152,24 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("alq-solver-state-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("state.bin");
-        let state = SavedState { proven: vec![(5, Value::Win(3)), (1 << 50, Value::Draw)], expanded: vec![7, 9] };
+        let state = SavedState {
+            rules: alq_engine::RuleSet::Classic,
+            proven: vec![(5, Value::Win(3)), (1 << 50, Value::Draw)],
+            expanded: vec![7, 9],
+        };
         save_state(&path, &state).unwrap();
         assert_eq!(load_state(&path).unwrap(), state);
+        // A version-1 file (no rules field) reads as BrainKing's.
+        let v2 = std::fs::read(&path).unwrap();
+        let mut v1 = v2[..12].to_vec();
+        v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+        v1.extend_from_slice(&v2[28..v2.len() - 8]);
+        let sum = checksum(&[&v1]);
+        v1.extend_from_slice(&sum.to_le_bytes());
+        std::fs::write(&path, &v1).unwrap();
+        let old = load_state(&path).unwrap();
+        assert_eq!((old.rules, &old.proven, &old.expanded), (alq_engine::RuleSet::BrainKing, &state.proven, &state.expanded));
+        save_state(&path, &state).unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[30] ^= 1;
         std::fs::write(&path, &bytes).unwrap();

@@ -17,7 +17,7 @@ fn tables() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(|| {
         let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-tb6-{}", std::process::id()));
-        build(&dir, &BuildOptions { pieces: 6, shard: None }, &mut |_| {}).unwrap();
+        build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
         let tb = Tablebase::open(&dir).unwrap();
         assert_eq!(tb.max_pieces(), 6);
         tb
@@ -233,4 +233,36 @@ fn a_resumed_search_continues_from_the_saved_state() {
     let r3 = third.solve(&pos, &unlimited()).unwrap();
     assert_eq!((r3.proof, r3.nodes), (truth, 1), "{pos}");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Under the classic rules, too, the solver without tables returns exactly
+/// the classic tables' values.
+#[test]
+fn classic_solver_matches_the_classic_tables() {
+    use alq_engine::RuleSet;
+    let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-classic4-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic }, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    assert_eq!(tb.rules(), RuleSet::Classic);
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    let mut seen = [0u32; 3];
+    let mut differs_from_brainking = 0;
+    for _ in 0..400 {
+        let pos = random_position(&mut rng, 2, 4);
+        let expected = tb.probe(&pos).unwrap();
+        let mut solver = Solver::new(None);
+        solver.set_rules(RuleSet::Classic);
+        let result = solver.solve(&pos, &unlimited()).unwrap();
+        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: solver {}, classic tables {expected}", result.proof);
+        differs_from_brainking += usize::from(tables().probe(&pos).unwrap() != expected);
+        seen[match expected {
+            Value::Win(_) => 0,
+            Value::Draw => 1,
+            Value::Loss(_) => 2,
+        }] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+    assert!(differs_from_brainking > 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -8,7 +8,7 @@ fn main() {
     let pieces: u32 = args.next().and_then(|a| a.parse().ok()).expect("usage: tbbuild PIECES DIR");
     let dir = std::path::PathBuf::from(args.next().expect("usage: tbbuild PIECES DIR"));
     let started = Instant::now();
-    let options = alq_tablebase::BuildOptions { pieces, shard: None };
+    let options = alq_tablebase::BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing };
     let mut unit_started = Instant::now();
     let outcome = alq_tablebase::build(&dir, &options, &mut |event| match event {
         alq_tablebase::Event::UnitStart { .. } => unit_started = Instant::now(),

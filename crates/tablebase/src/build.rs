@@ -10,7 +10,8 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use crate::error::TbError;
-use crate::format::{read_table, table_exists, write_table, Table, HEADER_LEN};
+use crate::format::{folder_rules, read_table, table_exists, write_table, Table, HEADER_LEN};
+use alq_engine::RuleSet;
 use crate::index::Material;
 use crate::solve::{solve_unit, Lookup, Phase};
 
@@ -44,6 +45,8 @@ pub struct BuildOptions {
     pub pieces: u32,
     /// Build only this share of the current level.
     pub shard: Option<Shard>,
+    /// The rule set to solve (a folder holds the tables of one rule set).
+    pub rules: RuleSet,
 }
 
 /// A build unit: a class with `mover >= other`, and its flipped partner when different.
@@ -103,8 +106,8 @@ pub enum Outcome {
     Waiting { pieces: u32, missing: Vec<String> },
 }
 
-fn missing_units(dir: &Path, pieces: u32) -> Vec<(usize, Unit)> {
-    units(pieces).into_iter().enumerate().filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, m))).collect()
+fn missing_units(dir: &Path, rules: RuleSet, pieces: u32) -> Vec<(usize, Unit)> {
+    units(pieces).into_iter().enumerate().filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, rules, m))).collect()
 }
 
 /// Builds (or completes) the tables for up to `options.pieces` pieces in
@@ -112,9 +115,20 @@ fn missing_units(dir: &Path, pieces: u32) -> Vec<(usize, Unit)> {
 /// Runs on the current rayon pool.
 pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) -> Result<Outcome, TbError> {
     std::fs::create_dir_all(dir).map_err(TbError::io(dir))?;
+    let rules = options.rules;
+    // A folder holds one rule set's tables: never overwrite another's.
+    if let Some(found) = folder_rules(dir)? {
+        if found != rules {
+            return Err(TbError::Rules {
+                path: dir.to_path_buf(),
+                found: found.name().to_string(),
+                expected: rules.name().to_string(),
+            });
+        }
+    }
     let mut cache: HashMap<Material, Table> = HashMap::new();
     for pieces in 0..=options.pieces {
-        let missing = missing_units(dir, pieces);
+        let missing = missing_units(dir, rules, pieces);
         if missing.is_empty() {
             report(Event::LevelComplete { pieces });
             continue;
@@ -133,7 +147,7 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             cache.retain(|m, _| deps.contains(m));
             for &m in &deps {
                 if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(m) {
-                    slot.insert(read_table(dir, m)?);
+                    slot.insert(read_table(dir, rules, m)?);
                 }
             }
             let mut lookup = Lookup { tables: [[None; 13]; 13] };
@@ -144,20 +158,20 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             let positions = unit.iter().map(|m| m.positions()).sum();
             report(Event::UnitStart { unit: name.clone(), positions });
             let mut passes = 0;
-            let tables = solve_unit(unit, &lookup, &mut |phase| {
+            let tables = solve_unit(rules, unit, &lookup, &mut |phase| {
                 if let Phase::Settled { distance } = phase {
                     passes = distance + 1;
                 }
                 report(Event::Unit(phase));
             })?;
             for (&m, values) in unit.iter().zip(&tables) {
-                write_table(dir, m, values)?;
+                write_table(dir, rules, m, values)?;
             }
             report(Event::UnitDone { unit: name, positions, seconds: unit_started.elapsed().as_secs_f64(), passes });
         }
         report(Event::LevelDone { pieces, seconds: started.elapsed().as_secs_f64() });
         if options.shard.is_some() {
-            let left = missing_units(dir, pieces);
+            let left = missing_units(dir, rules, pieces);
             if !left.is_empty() {
                 let missing = left.iter().map(|(_, u)| unit_name(u)).collect();
                 return Ok(Outcome::Waiting { pieces, missing });

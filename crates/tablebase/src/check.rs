@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use alq_engine::{MoveList, BRAINKING_RULES};
+use alq_engine::MoveList;
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -72,7 +72,7 @@ fn verify_class(tb: &Tablebase, material: Material) -> Result<(), TbError> {
                     squeezed = next_combination(squeezed);
                 }
                 moves.clear();
-                denormalize(us, them).generate(&BRAINKING_RULES, &mut moves);
+                denormalize(us, them).generate(tb.rules().rules(), &mut moves);
                 let expected = Value::from_successors(moves.iter().map(|&mv| {
                     let (nu, nt, nm) = successor(us, them, mv);
                     let table = tables[nm.mover as usize][nm.other as usize].as_ref().expect("loaded above");

@@ -22,7 +22,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use alq_engine::BRAINKING;
+use alq_engine::RuleSet;
 
 use crate::error::TbError;
 use crate::index::Material;
@@ -33,9 +33,20 @@ pub const INDEX_SCHEME: u8 = 1;
 pub const VALUE_ENCODING: u8 = 1;
 pub const HEADER_LEN: usize = 48;
 
-/// The rules name written into every file.
-pub fn rules_name() -> &'static str {
-    BRAINKING.name
+/// The rule set named in the header of `dir`'s smallest table (0v0),
+/// `None` when there is no such file yet; an unknown name is an error.
+pub fn folder_rules(dir: &Path) -> Result<Option<RuleSet>, TbError> {
+    let path = table_path(dir, Material { mover: 0, other: 0 });
+    let Ok(mut file) = File::open(&path) else { return Ok(None) };
+    let mut h = [0u8; HEADER_LEN];
+    if file.read_exact(&mut h).is_err() || h[0..8] != MAGIC {
+        return Ok(None);
+    }
+    let name = String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string();
+    match RuleSet::from_name(&name) {
+        Some(rules) => Ok(Some(rules)),
+        None => Err(TbError::Rules { path, found: name, expected: "a known rule set (brainking, classic)".into() }),
+    }
 }
 
 /// The path of a class's table in `dir`.
@@ -64,11 +75,11 @@ pub fn checksum(parts: &[&[u8]]) -> u64 {
     h
 }
 
-fn header(material: Material, entries: u64) -> [u8; HEADER_LEN] {
+fn header(rules: RuleSet, material: Material, entries: u64) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&MAGIC);
     h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
-    let name = rules_name().as_bytes();
+    let name = rules.name().as_bytes();
     h[12..12 + name.len()].copy_from_slice(name);
     h[28] = material.mover;
     h[29] = material.other;
@@ -78,12 +89,12 @@ fn header(material: Material, entries: u64) -> [u8; HEADER_LEN] {
     h
 }
 
-/// Writes the table of `material` into `dir` atomically (temporary file,
-/// then rename).
-pub fn write_table(dir: &Path, material: Material, values: &[u8]) -> Result<(), TbError> {
+/// Writes the table of `material` under `rules` into `dir` atomically
+/// (temporary file, then rename).
+pub fn write_table(dir: &Path, rules: RuleSet, material: Material, values: &[u8]) -> Result<(), TbError> {
     let path = table_path(dir, material);
     let tmp = dir.join(format!(".{}.tmp.{}", material.file_name(), std::process::id()));
-    let mut h = header(material, values.len() as u64);
+    let mut h = header(rules, material, values.len() as u64);
     let sum = checksum(&[&h[..40], values]);
     h[40..48].copy_from_slice(&sum.to_le_bytes());
     let write = || -> std::io::Result<()> {
@@ -98,7 +109,7 @@ pub fn write_table(dir: &Path, material: Material, values: &[u8]) -> Result<(), 
 
 /// Checks a header against what the file at `path` should hold; `length` is
 /// the whole file's length.
-fn check_header(path: &Path, h: &[u8], material: Material, length: u64) -> Result<(), TbError> {
+fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, length: u64) -> Result<(), TbError> {
     let path = || path.to_path_buf();
     if h.len() < HEADER_LEN || h[0..8] != MAGIC {
         return Err(TbError::BadMagic { path: path() });
@@ -108,8 +119,8 @@ fn check_header(path: &Path, h: &[u8], material: Material, length: u64) -> Resul
         return Err(TbError::Version { path: path(), found: version, expected: FORMAT_VERSION });
     }
     let name = String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string();
-    if name != rules_name() {
-        return Err(TbError::Rules { path: path(), found: name, expected: rules_name().to_string() });
+    if name != rules.name() {
+        return Err(TbError::Rules { path: path(), found: name, expected: rules.name().to_string() });
     }
     if (h[28], h[29]) != (material.mover, material.other) {
         return Err(TbError::Material { path: path(), found: format!("{}v{}", h[28], h[29]), expected: material });
@@ -128,14 +139,14 @@ fn check_header(path: &Path, h: &[u8], material: Material, length: u64) -> Resul
     Ok(())
 }
 
-/// Whether `dir` holds a finished table for `material` (header and length
-/// checked, the checksum not).
-pub fn table_exists(dir: &Path, material: Material) -> bool {
+/// Whether `dir` holds a finished table for `material` under `rules`
+/// (header and length checked, the checksum not).
+pub fn table_exists(dir: &Path, rules: RuleSet, material: Material) -> bool {
     let path = table_path(dir, material);
     let Ok(mut file) = File::open(&path) else { return false };
     let Ok(meta) = file.metadata() else { return false };
     let mut h = [0u8; HEADER_LEN];
-    file.read_exact(&mut h).is_ok() && check_header(&path, &h, material, meta.len()).is_ok()
+    file.read_exact(&mut h).is_ok() && check_header(&path, &h, rules, material, meta.len()).is_ok()
 }
 
 /// One class's values in memory, as read from its file.
@@ -157,8 +168,8 @@ impl Table {
     }
 }
 
-/// Reads and checks the table of `material` from `dir`.
-pub fn read_table(dir: &Path, material: Material) -> Result<Table, TbError> {
+/// Reads and checks the table of `material` under `rules` from `dir`.
+pub fn read_table(dir: &Path, rules: RuleSet, material: Material) -> Result<Table, TbError> {
     let path = table_path(dir, material);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
@@ -174,7 +185,7 @@ pub fn read_table(dir: &Path, material: Material) -> Result<Table, TbError> {
         let expected = HEADER_LEN as u64 + material.positions();
         return Err(TbError::Length { path, found: bytes.len() as u64, expected });
     }
-    check_header(&path, &bytes[..HEADER_LEN], material, bytes.len() as u64)?;
+    check_header(&path, &bytes[..HEADER_LEN], rules, material, bytes.len() as u64)?;
     let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
     if checksum(&[&bytes[..40], &bytes[HEADER_LEN..]]) != stored {
         return Err(TbError::Checksum { path });

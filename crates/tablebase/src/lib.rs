@@ -1,6 +1,7 @@
 //! # alq-tablebase
 //!
-//! Endgame tablebases for Alquerque under BrainKing's rules: for every
+//! Endgame tablebases for Alquerque under a rule set (BrainKing's, or the
+//! classic one; every file names it): for every
 //! position with at most N pieces, win, loss or draw with perfect play and
 //! the distance to the end in plies (the end: the side to move has no legal
 //! move). Repetition and no-progress adjudications are not part of the
@@ -12,7 +13,7 @@
 //!
 //! // data/ is git-ignored; tests write nothing outside the repository.
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tb-doctest");
-//! build(&dir, &BuildOptions { pieces: 3, shard: None }, &mut |_| {}).unwrap();
+//! build(&dir, &BuildOptions { pieces: 3, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
 //! let tb = Tablebase::open(&dir).unwrap();
 //! // White's only piece steps on; then Black, without pieces, has no move.
 //! let pos = "...../...../...../...../..W.. w".parse().unwrap();
@@ -33,7 +34,7 @@ mod value;
 pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
 pub use check::{class_stats, verify, ClassStats, VerifyEvent};
 pub use error::TbError;
-pub use format::{checksum, read_table, table_path, write_table, Table, FORMAT_VERSION, HEADER_LEN, MAGIC};
+pub use format::{checksum, folder_rules, read_table, table_path, write_table, Table, FORMAT_VERSION, HEADER_LEN, MAGIC};
 pub use index::{binom, denormalize, index, normalize, position_at, rotate, Material};
 pub use probe::Tablebase;
 pub use solve::Phase;

@@ -3,10 +3,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use alq_engine::{EndgameTables, Exact, Move, Position};
+use alq_engine::{EndgameTables, Exact, Move, Position, RuleSet};
 
 use crate::error::TbError;
-use crate::format::{read_table, table_exists, Table};
+use crate::format::{folder_rules, read_table, table_exists, Table};
 use crate::index::{index, normalize, Material};
 use crate::value::Value;
 
@@ -22,20 +22,23 @@ fn slot(material: Material) -> usize {
 /// so many search threads can probe at once.
 pub struct Tablebase {
     dir: PathBuf,
+    rules: RuleSet,
     max_pieces: u32,
     tables: Vec<OnceLock<Arc<Table>>>,
 }
 
 impl Tablebase {
     /// Opens the tablebase in `dir`: the largest piece count for which every
-    /// class of that many pieces or fewer is present.
+    /// class of that many pieces or fewer is present. The rule set is the one
+    /// its files name.
     pub fn open(dir: &Path) -> Result<Tablebase, TbError> {
         if !dir.is_dir() {
             return Err(TbError::Empty { dir: dir.to_path_buf(), reason: "no such folder".into() });
         }
+        let rules = folder_rules(dir)?.unwrap_or_default();
         let mut max_pieces = None;
         for n in 0..=24 {
-            if Material::with_pieces(n).iter().all(|&m| table_exists(dir, m)) {
+            if Material::with_pieces(n).iter().all(|&m| table_exists(dir, rules, m)) {
                 max_pieces = Some(n);
             } else {
                 break;
@@ -48,7 +51,7 @@ impl Tablebase {
                 reason: format!("{} is missing or damaged (build with `alq tb build`)", first.file_name()),
             });
         };
-        Ok(Tablebase { dir: dir.to_path_buf(), max_pieces, tables: (0..SLOTS).map(|_| OnceLock::new()).collect() })
+        Ok(Tablebase { dir: dir.to_path_buf(), rules, max_pieces, tables: (0..SLOTS).map(|_| OnceLock::new()).collect() })
     }
 
     /// The tablebase in `dir`, opened once per process and shared: every
@@ -70,6 +73,24 @@ impl Tablebase {
         &self.dir
     }
 
+    /// The rule set the tables were built for.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// Refuses tables built for other rules than `rules`, with an error that
+    /// names both.
+    pub fn expect_rules(&self, rules: RuleSet) -> Result<(), TbError> {
+        if self.rules == rules {
+            return Ok(());
+        }
+        Err(TbError::Rules {
+            path: self.dir.clone(),
+            found: self.rules.name().to_string(),
+            expected: rules.name().to_string(),
+        })
+    }
+
     /// Every class with at most this many pieces is present.
     pub fn max_pieces(&self) -> u32 {
         self.max_pieces
@@ -88,7 +109,7 @@ impl Tablebase {
         if let Some(t) = cell.get() {
             return Ok(t);
         }
-        let table = Arc::new(read_table(&self.dir, material)?);
+        let table = Arc::new(read_table(&self.dir, self.rules, material)?);
         Ok(cell.get_or_init(|| table))
     }
 
@@ -119,7 +140,7 @@ impl Tablebase {
     /// (fastest win, then draws, then the slowest loss; ties in notation order).
     pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TbError> {
         let mut out = Vec::new();
-        for mv in pos.legal_moves() {
+        for mv in pos.legal_moves_in(self.rules) {
             out.push((mv, self.probe(&pos.play(mv))?.for_mover()));
         }
         out.sort_by(|a, b| b.1.preference(&a.1).then_with(|| a.0.to_string().cmp(&b.0.to_string())));
@@ -142,5 +163,9 @@ impl EndgameTables for Tablebase {
 
     fn describe(&self) -> String {
         format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces)
+    }
+
+    fn rules(&self) -> RuleSet {
+        self.rules
     }
 }

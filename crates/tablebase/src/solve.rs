@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
 
-use alq_engine::{Bitboard, Move, MoveList, Side, BRAINKING_RULES};
+use alq_engine::{Bitboard, Move, MoveList, RuleSet, Rules, Side};
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -46,28 +46,36 @@ impl<'a> Lookup<'a> {
 
 /// The points of the side to move (stored form: moving up) that can capture.
 #[inline]
-pub(crate) fn capturers(us: u32, them: u32) -> u32 {
+pub(crate) fn capturers(rules: &Rules, us: u32, them: u32) -> u32 {
     let empty = Bitboard(!(us | them) & ALL);
-    BRAINKING_RULES.capturers(Side::White, Bitboard(us), Bitboard(them), empty).0
+    rules.capturers(Side::White, Bitboard(us), Bitboard(them), empty).0
 }
 
 /// The number of simple moves of the side to move (stored form).
 #[inline]
-fn simple_moves(us: u32, them: u32) -> u32 {
-    BRAINKING_RULES.simple_move_count(Side::White, Bitboard(us), Bitboard(!(us | them) & ALL))
+fn simple_moves(rules: &Rules, us: u32, them: u32) -> u32 {
+    rules.simple_move_count(Side::White, Bitboard(us), Bitboard(!(us | them) & ALL))
 }
 
-/// `UNSTEP[t]`: the points from which the side moving down (Black's
+/// `unstep(rules)[t]`: the points from which the side moving down (Black's
 /// directions) reaches `t` with a simple move.
-static UNSTEP: LazyLock<[u32; 25]> = LazyLock::new(|| {
-    let mut back = [0u32; 25];
-    for (f, steps) in BRAINKING_RULES.steps[1].iter().enumerate() {
-        for t in *steps {
-            back[t.index()] |= 1 << f;
+fn unstep(rules: RuleSet) -> &'static [u32; 25] {
+    fn table(rules: RuleSet) -> [u32; 25] {
+        let mut back = [0u32; 25];
+        for (f, steps) in rules.rules().steps[1].iter().enumerate() {
+            for t in *steps {
+                back[t.index()] |= 1 << f;
+            }
         }
+        back
     }
-    back
-});
+    static BRAINKING: LazyLock<[u32; 25]> = LazyLock::new(|| table(RuleSet::BrainKing));
+    static CLASSIC: LazyLock<[u32; 25]> = LazyLock::new(|| table(RuleSet::Classic));
+    match rules {
+        RuleSet::BrainKing => &BRAINKING,
+        RuleSet::Classic => &CLASSIC,
+    }
+}
 
 /// The stored form and class of the position after `mv` (the opponent to move).
 #[inline]
@@ -133,16 +141,19 @@ pub enum Phase {
     Settled { distance: u16 },
 }
 
-/// Shared counters of a solve.
+/// Shared counters and move tables of a solve.
 struct Shared {
     /// Largest value byte written so far.
     max_byte: AtomicU8,
     overflow: AtomicBool,
+    rules: &'static Rules,
+    unstep: &'static [u32; 25],
 }
 
 /// Solves a unit (one class, or a class and its flipped partner) and returns
 /// the value bytes of each class in index order.
 pub(crate) fn solve_unit(
+    rules: RuleSet,
     unit: &[Material],
     lookup: &Lookup<'_>,
     report: &mut dyn FnMut(Phase),
@@ -155,7 +166,12 @@ pub(crate) fn solve_unit(
         })
         .collect();
     let partner = |k: usize| if works.len() == 2 { 1 - k } else { 0 };
-    let shared = Shared { max_byte: AtomicU8::new(0), overflow: AtomicBool::new(false) };
+    let shared = Shared {
+        max_byte: AtomicU8::new(0),
+        overflow: AtomicBool::new(false),
+        rules: rules.rules(),
+        unstep: unstep(rules),
+    };
     let total: u64 = unit.iter().map(|m| m.positions()).sum();
     let mut done = 0;
     for work in &works {
@@ -225,9 +241,9 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
         if squeezed != 0 {
             squeezed = next_combination(squeezed);
         }
-        if capturers(us, them) != 0 {
+        if capturers(shared.rules, us, them) != 0 {
             moves.clear();
-            denormalize(us, them).generate(&BRAINKING_RULES, &mut moves);
+            denormalize(us, them).generate(shared.rules, &mut moves);
             for &mv in &moves {
                 let (nu, nt, nm) = successor(us, them, mv);
                 let table = lookup.table(nm);
@@ -239,7 +255,7 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
                 flush(&mut captures, &mut top);
             }
         } else {
-            match simple_moves(us, them) {
+            match simple_moves(shared.rules, us, them) {
                 0 => {
                     let byte = Value::Loss(0).to_byte().expect("distance 0 fits");
                     work.words[base + j].store(byte.into(), Relaxed);
@@ -308,11 +324,11 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
         let empty = !(us | them) & ALL;
         let q_them = rotate(us);
         for t in Bitboard(them) {
-            for f in Bitboard(UNSTEP[t.index()] & empty) {
+            for f in Bitboard(shared.unstep[t.index()] & empty) {
                 let before = them ^ (1 << t.index()) ^ (1 << f.index());
                 let q_us = rotate(before);
                 // The move was legal only if the predecessor had no capture.
-                if capturers(q_us, q_them) != 0 {
+                if capturers(shared.rules, q_us, q_them) != 0 {
                     continue;
                 }
                 let q = index(q_us, q_them, target.material) as usize;

@@ -25,7 +25,7 @@ fn six() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("six");
-        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None }, &mut |_| {}).unwrap();
+        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
         assert_eq!(outcome, Outcome::Complete);
         dir
     })
@@ -43,7 +43,7 @@ struct Naive {
 }
 
 impl Naive {
-    fn solve(max: u32) -> Naive {
+    fn solve(max: u32, rules: alq_engine::RuleSet) -> Naive {
         let mut positions = Vec::new();
         // All pairs of disjoint sets with at most `max` points in all.
         for white in 0u32..(1 << 25) {
@@ -71,7 +71,7 @@ impl Naive {
             .map(|&(w, b, black)| {
                 let side = if black { Side::Black } else { Side::White };
                 let pos = Position::from_parts(Bitboard(w), Bitboard(b), side);
-                pos.legal_moves()
+                pos.legal_moves_in(rules)
                     .iter()
                     .map(|&mv| {
                         let next = pos.play(mv);
@@ -140,7 +140,7 @@ fn random_position(rng: &mut ChaCha8Rng, max_pieces: u32) -> Position {
 
 #[test]
 fn values_equal_an_independent_brute_force_solver() {
-    let naive = Naive::solve(5);
+    let naive = Naive::solve(5, alq_engine::RuleSet::BrainKing);
     let tb = Tablebase::open(six()).unwrap();
     // Every position with at most 5 pieces, and in particular random ones.
     let mut checked = 0;
@@ -163,6 +163,41 @@ fn values_equal_an_independent_brute_force_solver() {
         }] += 1;
     }
     assert!(seen.iter().all(|&n| n > 0), "wins, draws and losses all occur: {seen:?}");
+}
+
+/// The classic rules' tables: built by the same code from other move tables,
+/// checked against the brute-force solver, named in every file, and refused
+/// where BrainKing's are expected (and the other way round).
+#[test]
+fn classic_tables_equal_the_brute_force_solver_and_keep_to_their_rules() {
+    use alq_engine::RuleSet;
+    let dir = scratch("classic4");
+    let outcome = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic }, &mut |_| {}).unwrap();
+    assert_eq!(outcome, Outcome::Complete);
+    let tb = Tablebase::open(&dir).unwrap();
+    assert_eq!(tb.rules(), RuleSet::Classic);
+    assert_eq!(tb.max_pieces(), 4);
+    let naive = Naive::solve(4, RuleSet::Classic);
+    let brainking = Tablebase::open(six()).unwrap();
+    let mut differ = 0;
+    for (&(w, b, black), _) in naive.ids.iter() {
+        let pos = Position::from_parts(Bitboard(w), Bitboard(b), if black { Side::Black } else { Side::White });
+        let v = tb.probe(&pos).unwrap();
+        assert_eq!(v, naive.value(&pos), "{pos}");
+        differ += usize::from(v != brainking.probe(&pos).unwrap());
+    }
+    // The rule sets give different games, even with four pieces.
+    assert!(differ > 10_000, "{differ} positions differ");
+    let mut verified = Tablebase::open(&dir).unwrap();
+    assert!(verify(&mut verified, &mut |_| {}).unwrap() > 0);
+    // One folder, one rule set: a BrainKing build into it is refused, and the
+    // tables refuse to stand in for BrainKing's.
+    let err = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::BrainKing }, &mut |_| {}).unwrap_err();
+    assert!(matches!(err, TbError::Rules { .. }), "{err}");
+    let err = tb.expect_rules(RuleSet::BrainKing).unwrap_err().to_string();
+    assert!(err.contains("classic") && err.contains("brainking"), "{err}");
+    let m = Material { mover: 1, other: 1 };
+    assert!(matches!(alq_tablebase::read_table(&dir, RuleSet::BrainKing, m), Err(TbError::Rules { .. })));
 }
 
 #[test]
@@ -199,10 +234,10 @@ fn verify_finds_a_wrong_value() {
         std::fs::copy(six().join(m.file_name()), dir.join(m.file_name())).unwrap();
     }
     let m = Material { mover: 2, other: 2 };
-    let mut values = alq_tablebase::read_table(&dir, m).unwrap().values().to_vec();
+    let mut values = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap().values().to_vec();
     let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
     values[i] = Value::Win(3).to_byte().unwrap();
-    alq_tablebase::write_table(&dir, m, &values).unwrap();
+    alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, &values).unwrap();
     let mut tb = Tablebase::open(&dir).unwrap();
     let err = verify(&mut tb, &mut |_| {}).unwrap_err();
     assert!(matches!(err, TbError::Inconsistent { .. }), "{err}");
@@ -220,7 +255,7 @@ fn damaged_truncated_and_mismatched_files_are_refused_by_name() {
     let good = std::fs::read(&path).unwrap();
     let probe_err = |bytes: &[u8]| {
         std::fs::write(&path, bytes).unwrap();
-        alq_tablebase::read_table(&dir, m).unwrap_err()
+        alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap_err()
     };
     // One value byte flipped.
     let mut bad = good.clone();
@@ -252,7 +287,7 @@ fn damaged_truncated_and_mismatched_files_are_refused_by_name() {
     assert!(err.to_string().contains("0v0.alqtb"), "{err}");
     // A missing class is named.
     std::fs::remove_file(dir.join("0v0.alqtb")).unwrap();
-    let err = alq_tablebase::read_table(&dir, Material { mover: 0, other: 0 }).unwrap_err();
+    let err = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, Material { mover: 0, other: 0 }).unwrap_err();
     assert!(matches!(err, TbError::Missing { .. }) && err.to_string().contains("0v0.alqtb"), "{err}");
 }
 
@@ -264,7 +299,7 @@ fn three_shards_give_byte_identical_files() {
         let mut waiting = false;
         for index in 0..3 {
             let shard = Shard { index, count: 3 };
-            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard) }, &mut |_| {}).unwrap();
+            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard), rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
             waiting |= outcome != Outcome::Complete;
         }
         rounds += 1;
@@ -298,7 +333,7 @@ fn search_with_tables_plays_and_scores_by_them() {
     }
     let small = Arc::new(Tablebase::open(&small_dir).unwrap());
     assert_eq!(small.max_pieces(), 4);
-    let no_rules = GameConfig { no_progress_limit: None, max_plies: None };
+    let no_rules = GameConfig { no_progress_limit: None, max_plies: None, ..GameConfig::default() };
     let mut rng = ChaCha8Rng::seed_from_u64(44);
     let (mut answered, mut claims) = (0, 0);
     for _ in 0..300 {
@@ -350,9 +385,9 @@ fn search_with_tables_plays_and_scores_by_them() {
     let Value::Win(d) = full.probe(&long).unwrap() else { unreachable!() };
     let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
     searcher.set_tables(Some(full.clone()));
-    let tight = GameConfig { no_progress_limit: Some(u32::from(d) - 1), max_plies: None };
+    let tight = GameConfig { no_progress_limit: Some(u32::from(d) - 1), max_plies: None, ..GameConfig::default() };
     let r = searcher.search(&Game::new(long, tight), Limits::depth(2), |_| {});
     assert_ne!(r.score, Score::Win(d.into()), "{long}: win {d} claimed under a no-progress limit of {}", d - 1);
-    let loose = GameConfig { no_progress_limit: Some(u32::from(d)), max_plies: None };
+    let loose = GameConfig { no_progress_limit: Some(u32::from(d)), max_plies: None, ..GameConfig::default() };
     assert_eq!(searcher.search(&Game::new(long, loose), Limits::depth(2), |_| {}).score, Score::Win(d.into()));
 }

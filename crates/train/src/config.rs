@@ -41,6 +41,10 @@ pub struct TrainConfig {
     /// 0.5, loss 0, side to move's view) instead of the blended result and
     /// search score.
     pub tablebase: String,
+    /// The rule set of the games (`brainking` or `classic`): records of other
+    /// rules and tables built for other rules are refused, and the network
+    /// file names it.
+    pub rules: alq_engine::RuleSet,
 }
 
 impl Default for TrainConfig {
@@ -61,6 +65,7 @@ impl Default for TrainConfig {
             skip_forced_captures: true,
             seed: 1,
             tablebase: String::new(),
+            rules: alq_engine::RuleSet::BrainKing,
         }
     }
 }

@@ -119,7 +119,7 @@ pub fn for_each_batch<E: From<RecordError>>(
         Ok(())
     };
     for file in files {
-        for game in RecordReader::open(file)? {
+        for game in RecordReader::open(file)?.expecting(config.rules) {
             let game = game?;
             if is_validation(&game.record, config.validation_fraction) == train {
                 continue;
@@ -157,7 +157,7 @@ pub fn count(files: &[PathBuf], config: &TrainConfig, tables: Option<&dyn Endgam
     });
     let mut counts = Counts::default();
     for file in files {
-        for game in RecordReader::open(file)? {
+        for game in RecordReader::open(file)?.expecting(config.rules) {
             let game = game?;
             let of_game = samples.of_game(&game);
             let n = of_game.len() as u64;

@@ -53,6 +53,6 @@ impl ValueNet {
                 Layer { inputs, outputs, weights, bias }
             })
             .collect();
-        Network { layers }
+        Network { layers, rules: alq_engine::RuleSet::BrainKing }
     }
 }

@@ -138,7 +138,11 @@ pub fn train(
 
     let tables = match config.tablebase.trim() {
         "" => None,
-        dir => Some(alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?),
+        dir => {
+            let tb = alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
+            tb.expect_rules(config.rules).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
+            Some(tb)
+        }
     };
     let tables: Option<&dyn alq_engine::EndgameTables> = tables.as_deref().map(|t| t as _);
     let counts = count(files, config, tables)?;
@@ -213,7 +217,8 @@ pub fn train(
             st.best_validation_loss = validation_loss;
             st.best_epoch = epoch;
             st.epochs_without_improvement = 0;
-            let net = model.valid().export();
+            let mut net = model.valid().export();
+            net.rules = config.rules;
             let path = out.join("network.alqnet");
             write_atomic(&path, &net.to_bytes()).map_err(io(&path))?;
         } else {

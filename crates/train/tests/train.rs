@@ -115,7 +115,7 @@ fn bad_configs_and_data_are_refused() {
 fn tables_give_exact_targets_and_their_share_is_counted() {
     use alq_engine::Exact;
     let tb = out_dir("tables");
-    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 4, shard: None }, &mut |_| {}).unwrap();
+    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 4, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
     let tables = alq_tablebase::Tablebase::open(&tb).unwrap();
     let dyn_tables: &dyn alq_engine::EndgameTables = &tables;
     // Exact targets follow the tables, side to move's view; bigger positions get none.
