@@ -147,7 +147,7 @@ impl Position {
         if capturers.is_empty() {
             self.generate_simple(rules, list);
         } else {
-            self.capture_search(rules, capturers, list, false);
+            self.capture_search::<false>(rules, capturers, list);
         }
     }
 
@@ -229,20 +229,22 @@ impl Position {
     }
 
     fn generate_captures_from(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList) {
-        self.capture_search(rules, capturers, list, true);
+        self.capture_search::<true>(rules, capturers, list);
     }
 
-    fn capture_search(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList, dedup: bool) {
+    /// Every capture of `capturers`: one per move when `DEDUP`, else one per
+    /// jump path.
+    fn capture_search<const DEDUP: bool>(&self, rules: &Rules, capturers: Bitboard, list: &mut MoveList) {
         let s = self.side.index();
         let them = self.pieces[1 - s];
         // Under BrainKing's rules the origin stays unavailable for landing
         // during the whole move, so it is simply never added to the free set;
         // rules that allow landing there free it after the first jump.
         let free = self.empty();
-        let origin_free = rules.variant.land_on_origin;
         for from in capturers {
             let first = list.len();
-            let mut search = CaptureSearch { rules, side: s, origin: from, list, first, dedup, origin_free };
+            let reopened = if rules.variant.land_on_origin { Bitboard::EMPTY.with(from) } else { Bitboard::EMPTY };
+            let mut search = CaptureSearch::<DEDUP> { rules, side: s, origin: from, list, first, reopened };
             search.extend(from, them, free, Bitboard::EMPTY, 0, 0);
         }
     }
@@ -330,20 +332,19 @@ impl Position {
 }
 
 /// Depth-first search of one piece's capture sequences.
-struct CaptureSearch<'a> {
+struct CaptureSearch<'a, const DEDUP: bool> {
     rules: &'a Rules,
     side: usize,
     origin: Point,
     list: &'a mut MoveList,
     /// Index in `list` of this piece's first capture, for de-duplication.
     first: usize,
-    /// Whether paths with the same end and captured set are one move.
-    dedup: bool,
-    /// Whether the origin becomes free once the piece has left it.
-    origin_free: bool,
+    /// The origin, when the rules let the piece land there again once it
+    /// has left (free from the second jump on); empty otherwise.
+    reopened: Bitboard,
 }
 
-impl CaptureSearch<'_> {
+impl<const DEDUP: bool> CaptureSearch<'_, DEDUP> {
     /// Extends a sequence standing on `at` with `jumps` jumps so far. Jumps are
     /// tried in increasing landing order, so the first path found for a move is
     /// its canonical (lexicographically smallest) one.
@@ -359,7 +360,7 @@ impl CaptureSearch<'_> {
                 extended = true;
                 // The point left behind becomes free again, unless it is the
                 // origin and the rules forbid landing there.
-                let left = if jumps == 0 && !self.origin_free { free } else { free.with(at) };
+                let left = if jumps == 0 { free.union(self.reopened) } else { free.with(at) };
                 self.extend(
                     jump.land,
                     them.without(jump.over),
@@ -372,7 +373,7 @@ impl CaptureSearch<'_> {
         }
         if !extended && jumps > 0 {
             let duplicate =
-                self.dedup && self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
+                DEDUP && self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
             if !duplicate {
                 self.list.push(Move::capture(self.origin, at, captured, path));
             }
