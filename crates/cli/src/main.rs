@@ -54,7 +54,7 @@ enum Command {
     /// Speak a UCI-style text protocol on stdin/stdout, for match programs and other tools.
     ///
     /// Commands: uci, isready, ucinewgame, setoption name N value V (Hash,
-    /// Threads, Eval, Tablebases, NoProgress), position startpos|fen TEXT
+    /// Threads, Eval, Tablebases, NoProgress, Rules), position startpos|fen TEXT
     /// [moves ...], go [depth D] [nodes N] [movetime MS] [wtime MS btime MS
     /// winc MS binc MS movestogo N] [infinite], stop, quit. See the README.
     Engine(engine::EngineArgs),

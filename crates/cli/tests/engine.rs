@@ -65,7 +65,7 @@ fn engine_speaks_the_protocol_and_survives_bad_input() {
     s.send("uci");
     let hello = s.until("uciok");
     assert!(hello[0].starts_with("id name alq "), "{hello:?}");
-    for option in ["Hash", "Threads", "Eval", "Tablebases", "NoProgress"] {
+    for option in ["Hash", "Threads", "Eval", "Tablebases", "NoProgress", "Rules"] {
         assert!(hello.iter().any(|l| l.starts_with(&format!("option name {option} type "))), "{option}: {hello:?}");
     }
     // Bad input: each gives an error line and the engine goes on.
@@ -182,4 +182,29 @@ fn engines_that_fail_forfeit_and_the_match_goes_on() {
         assert!(stats.status.success(), "{spec}: {}", String::from_utf8_lossy(&stats.stderr));
         assert!(text(&stats).contains("termination forfeit 2"), "{}", text(&stats));
     }
+}
+
+#[test]
+fn engine_plays_the_rules_it_is_told() {
+    let mut s = Session::start();
+    // The default network is a BrainKing network: classic needs another Eval first.
+    s.send("setoption name Rules value classic");
+    s.send("isready");
+    let refused = s.until("readyok");
+    assert!(refused[0].contains("trained for the brainking rules"), "{refused:?}");
+    s.send("setoption name Eval value hce");
+    s.send("setoption name Rules value classic");
+    // White's fifth move steps back: legal only under the classic rules.
+    s.send("position startpos moves d2-c3 b4xd2 e1xc3 d4xd2xb4 e2-e1");
+    s.send("go depth 2");
+    let lines = s.until("bestmove");
+    assert!(lines.iter().all(|l| !l.starts_with("info string error")), "{lines:?}");
+    assert_ne!(lines.last().unwrap(), "bestmove none");
+    s.send("setoption name Rules value brainking");
+    s.send("position startpos moves d2-c3 b4xd2 e1xc3 d4xd2xb4 e2-e1");
+    s.send("isready");
+    let lines = s.until("readyok");
+    assert!(lines[0].starts_with("info string error: ") && lines[0].contains("e2-e1"), "{lines:?}");
+    s.send("quit");
+    s.child.wait().unwrap();
 }

@@ -147,7 +147,9 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
     let _ = write!(
         h,
         "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Alquerque Lab: White's advantage by strength</title>\
-         <style>{STYLE}</style></head><body><h1>White's first-move advantage by playing strength</h1>"
+         <style>{STYLE}</style></head><body><h1>White's first-move advantage by playing strength</h1>\
+         <p>Rules: {}.</p>",
+        study.rules_text().replace('`', "")
     );
     h += &study_section(study, svg);
     h += "<h2>First moves by rung</h2><table><tr><th>rung</th><th>first move</th><th>share of games</th>\

@@ -273,9 +273,18 @@ impl StudySummary {
         crate::plots::strength(self)
     }
 
+    /// The rule set in words, for the study's pages.
+    pub fn rules_text(&self) -> String {
+        match self.rules {
+            alq_engine::RuleSet::BrainKing => "BrainKing's (`brainking`)".to_string(),
+            other => format!("`{other}` (see the README, \"Rule variants\")"),
+        }
+    }
+
     /// The study as Markdown.
     pub fn markdown(&self) -> String {
         let mut m = String::from("# White's first-move advantage by playing strength\n\n");
+        m += &format!("Rules: {}.\n\n", self.rules_text());
         m += "Every game from the standard start; each rung's player plays itself. White's score counts a draw as half a \
               point over the games that ended by the rules; games stopped by the ply cap are unfinished and not counted \
               as draws. Rates are over all games, with Wilson 95 % intervals; White's score has an interval that \
