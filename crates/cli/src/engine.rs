@@ -232,7 +232,7 @@ impl Engine {
                 if let Some(searcher) = &mut self.searcher {
                     searcher.clear();
                 }
-                self.game = Game::new(Position::start_of(self.options.rules), self.game_config());
+                self.game = self.new_game();
             }
             "setoption" => {
                 if let Err(e) = self.set_option(rest) {
@@ -294,9 +294,7 @@ impl Engine {
             }
             "eval" => {
                 let eval = EvalSpec::parse(value).map_err(|e| format!("option Eval: {}", e.problem))?;
-                if let Some(own) = eval.rules().filter(|&r| r != self.options.rules) {
-                    return Err(format!("option Eval: the network was trained for the {own} rules, not {}", self.options.rules));
-                }
+                eval.check_rules(self.options.rules).map_err(|e| format!("option Eval: {e}"))?;
                 self.options.eval = eval;
                 self.searcher = None;
             }
@@ -305,8 +303,8 @@ impl Engine {
                     "" | "<empty>" => None,
                     dir => Some(TablesSpec::open(dir).map_err(|e| format!("option Tablebases: {e}"))?),
                 };
-                if let Some(own) = tables.as_ref().map(|t| t.tables.rules()).filter(|&r| r != self.options.rules) {
-                    return Err(format!("option Tablebases: the tables were built for the {own} rules, not {}", self.options.rules));
+                if let Some(t) = &tables {
+                    t.check_rules(self.options.rules).map_err(|e| format!("option Tablebases: {e}"))?;
                 }
                 self.options.tables = tables;
                 if let Some(s) = &mut self.searcher {
@@ -326,17 +324,13 @@ impl Engine {
             }
             "rules" => {
                 let rules: RuleSet = value.parse().map_err(|e| format!("option Rules: {e}"))?;
-                if let Some(own) = self.options.eval.rules().filter(|&r| r != rules) {
-                    return Err(format!(
-                        "option Rules: the Eval network was trained for the {own} rules; set Eval to hce or a {rules} network first"
-                    ));
-                }
-                if self.options.tables.as_ref().is_some_and(|t| t.tables.rules() != rules) {
-                    return Err("option Rules: the Tablebases were built for other rules; clear them first".to_string());
+                self.options.eval.check_rules(rules).map_err(|e| format!("option Rules: {e}; set Eval to hce or a {rules} network first"))?;
+                if let Some(t) = &self.options.tables {
+                    t.check_rules(rules).map_err(|e| format!("option Rules: {e}; clear Tablebases first"))?;
                 }
                 self.options.rules = rules;
                 self.searcher = None;
-                self.game = Game::new(Position::start_of(rules), self.game_config());
+                self.game = self.new_game();
             }
             _ => return Err(format!("unknown option {name:?} (options: Hash, Threads, Eval, Tablebases, NoProgress, Rules)")),
         }
@@ -346,6 +340,11 @@ impl Engine {
     /// The game rules of the current options.
     fn game_config(&self) -> GameConfig {
         game_config(self.options.no_progress, self.options.rules)
+    }
+
+    /// A new game from the start under the current options.
+    fn new_game(&self) -> Game {
+        Game::new(Position::start_of(self.options.rules), self.game_config())
     }
 
     /// `startpos [moves ...]` or `fen TEXT [moves ...]`.

@@ -148,9 +148,7 @@ pub struct OpeningsArgs {
 pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
     let rules = args.rules.get();
     let eval = EvalSpec::parse(&args.eval)?;
-    if let Some(own) = eval.rules().filter(|&r| r != rules) {
-        bail!("--eval {}: the network was trained for the {own} rules, not {rules}", args.eval);
-    }
+    eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
     let limits = match (args.nodes, args.search_depth, args.movetime) {
         (_, Some(d), _) => alq_engine::Limits::depth(d.max(1)),
         (_, _, Some(ms)) => alq_engine::Limits::movetime(std::time::Duration::from_millis(ms.max(1))),
@@ -201,8 +199,7 @@ fn fill_exact(
     tb: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     if let Some(dir) = tb {
-        let tb = alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
-        tb.expect_rules(rules)?;
+        let tb = crate::players::open_tablebase(dir, Some(rules))?;
         report.fill_exact(&alq_report::exact_from_tables(report, &tb)?);
     }
     if let Some(path) = book {
@@ -218,15 +215,7 @@ fn solve_book(
     entries: &mut [book::BookEntry],
     pool: &rayon::ThreadPool,
 ) -> anyhow::Result<()> {
-    let tb = match &args.tb {
-        Some(dir) => {
-            let tb =
-                alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
-            tb.expect_rules(rules)?;
-            Some(tb)
-        }
-        None => None,
-    };
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     if args.solve_hash == 0 {
         bail!("--solve-hash must be at least 1 MiB");
     }

@@ -7,7 +7,6 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use alq_solver::{load_state, save_state, Budget, Proof, Solver};
-use alq_tablebase::Tablebase;
 
 /// Proves the game-theoretic value of a position: `win D`, `loss D` (D in
 /// plies to the end, where the side to move has no legal move; `≤ D` marks an
@@ -65,14 +64,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }
-    let tb = match &args.tb {
-        Some(dir) => {
-            let tb = Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
-            tb.expect_rules(rules)?;
-            Some(tb)
-        }
-        None => None,
-    };
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     let mut solver = Solver::new(tb.as_ref());
     solver.set_rules(rules);
     if let Some(file) = &args.resume {

@@ -224,11 +224,7 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
 
 /// Opens a tablebase folder; with `--rules`, tables of other rules are refused.
 fn open(dir: &std::path::Path, rules: crate::RulesArg) -> anyhow::Result<Tablebase> {
-    let tb = Tablebase::open(dir).with_context(|| format!("opening the tablebase {}", dir.display()))?;
-    if let Some(r) = rules.rules {
-        tb.expect_rules(r)?;
-    }
-    Ok(tb)
+    crate::players::open_tablebase(dir, rules.rules)
 }
 
 fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {

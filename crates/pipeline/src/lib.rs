@@ -572,14 +572,7 @@ pub fn run_pipeline(
             let a = &config.accuracy;
             on_event(PipelineEvent::Stage { stage: Stage::Accuracy, total: a.positions, unit: "positions" });
             let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim()).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
-            if judge.tables.rules() != config.rules {
-                return Err(PipelineError::Invalid(format!(
-                    "[accuracy]: the tables {} were built for the {} rules, the run plays {}",
-                    a.tablebase.trim(),
-                    judge.tables.rules(),
-                    config.rules
-                )));
-            }
+            judge.check_rules(config.rules).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             let spec = PlayerSpec::parse(&player, Limits::nodes(a.nodes.max(1)))?;
             let report = alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, a.seed)
                 .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;

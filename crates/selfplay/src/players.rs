@@ -91,6 +91,16 @@ impl EvalSpec {
         }
     }
 
+    /// Refuses a network trained for other rules than `rules`.
+    pub fn check_rules(&self, rules: RuleSet) -> Result<(), String> {
+        match self.rules() {
+            Some(own) if own != rules => {
+                Err(format!("the network {} was trained for the {own} rules, not {rules}", self.describe()))
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub fn build(&self) -> Box<dyn Evaluator> {
         match self {
             EvalSpec::Hce(w) => Box::new(Hce::new(*w)),
@@ -112,6 +122,15 @@ impl TablesSpec {
     pub fn open(dir: &str) -> Result<TablesSpec, String> {
         let tb = alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| format!("tablebase {dir}: {e}"))?;
         Ok(TablesSpec { dir: dir.to_string(), tables: tb })
+    }
+
+    /// Refuses tables built for other rules than `rules`.
+    pub fn check_rules(&self, rules: RuleSet) -> Result<(), String> {
+        let own = self.tables.rules();
+        if own != rules {
+            return Err(format!("the tables in {} were built for the {own} rules, not {rules}", self.dir));
+        }
+        Ok(())
     }
 
     /// Every position with at most this many pieces is covered.
@@ -366,22 +385,12 @@ impl PlayerSpec {
     /// Refuses a player whose network was trained, or whose tables were
     /// built, for other rules than `rules`.
     pub fn check_rules(&self, rules: RuleSet) -> Result<(), SpecError> {
-        let refuse = |what: String| {
-            Err(SpecError {
-                spec: self.describe_short(),
-                problem: format!("{what}, but the games are played under the {rules} rules"),
-            })
-        };
+        let refuse = |problem: String| SpecError { spec: self.describe_short(), problem };
         if let PlayerKind::Search(eval) = &self.kind {
-            if let Some(own) = eval.rules().filter(|&r| r != rules) {
-                return refuse(format!("its network {} was trained for the {own} rules", eval.describe()));
-            }
+            eval.check_rules(rules).map_err(refuse)?;
         }
         if let Some(t) = &self.tables {
-            let own = t.tables.rules();
-            if own != rules {
-                return refuse(format!("its tables {} were built for the {own} rules", t.dir));
-            }
+            t.check_rules(rules).map_err(refuse)?;
         }
         Ok(())
     }

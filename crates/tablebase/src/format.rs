@@ -42,11 +42,16 @@ pub fn folder_rules(dir: &Path) -> Result<Option<RuleSet>, TbError> {
     if file.read_exact(&mut h).is_err() || h[0..8] != MAGIC {
         return Ok(None);
     }
-    let name = String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string();
+    let name = header_rules_name(&h);
     match RuleSet::from_name(&name) {
         Some(rules) => Ok(Some(rules)),
         None => Err(TbError::Rules { path, found: name, expected: "a known rule set (brainking, classic)".into() }),
     }
+}
+
+/// The rules name a header holds (zero-padded bytes 12..28).
+fn header_rules_name(h: &[u8]) -> String {
+    String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string()
 }
 
 /// The path of a class's table in `dir`.
@@ -118,7 +123,7 @@ fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, lengt
     if version != FORMAT_VERSION {
         return Err(TbError::Version { path: path(), found: version, expected: FORMAT_VERSION });
     }
-    let name = String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string();
+    let name = header_rules_name(h);
     if name != rules.name() {
         return Err(TbError::Rules { path: path(), found: name, expected: rules.name().to_string() });
     }
