@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_records::{RecordReader, RecordStats};
-use alq_selfplay::{merge, run_selfplay, SelfplayConfig, Shard};
+use alq_selfplay::{merge, run_rescore, run_selfplay, RescoreConfig, SelfplayConfig, Shard};
 
 #[derive(Args)]
 pub struct SelfplayArgs {
@@ -144,6 +144,43 @@ pub enum RecordsCommand {
         #[command(flatten)]
         rules: crate::RulesArg,
     },
+    /// Deeper training targets: re-search a sample of the scored positions
+    /// of games with a stronger search and write the games again with those
+    /// scores (moves, results and every other column unchanged); train on
+    /// the output. Reproducible from the seed whatever the thread count;
+    /// `--resume` completes an interrupted run.
+    Rescore {
+        /// Games files, read in order.
+        #[arg(required = true, value_name = "FILE")]
+        inputs: Vec<PathBuf>,
+        /// The rescored games file; OUT-stem.rescore.toml beside it says how
+        /// it was made.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// The searching player with its limit, e.g. `nn@nodes=8000`,
+        /// `hce@depth=12` or `best.alqnet@nodes=8000`.
+        #[arg(long, value_name = "SPEC")]
+        player: String,
+        /// Share of the scored positions to re-search (the others keep
+        /// their self-play scores).
+        #[arg(long, value_name = "F", default_value_t = 0.25)]
+        fraction: f64,
+        /// Seed of the sample.
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long, value_name = "T")]
+        threads: Option<usize>,
+        /// Complete an interrupted run into --out.
+        #[arg(long)]
+        resume: bool,
+        /// No progress bar.
+        #[arg(long)]
+        quiet: bool,
+        /// The rule set of the games and the player (default brainking).
+        #[command(flatten)]
+        rules: crate::RulesArg,
+    },
 }
 
 pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
@@ -181,6 +218,39 @@ pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
             if skip_bad {
                 println!("bad_rows {bad}");
             }
+        }
+        RecordsCommand::Rescore { inputs, out, player, fraction, seed, threads, resume, quiet, rules } => {
+            let config = RescoreConfig {
+                player,
+                fraction,
+                seed,
+                rules: rules.get(),
+                inputs: inputs.iter().map(|p| p.display().to_string()).collect(),
+            };
+            let pool = crate::thread_pool(threads)?;
+            let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
+            bar.set_style(
+                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), eta {eta}")
+                    .expect("valid template"),
+            );
+            let started = std::time::Instant::now();
+            let summary = pool.install(|| {
+                run_rescore(&config, &out, resume, |done, total| {
+                    bar.set_length(total);
+                    bar.set_position(done);
+                })
+            })?;
+            bar.finish_and_clear();
+            let secs = started.elapsed().as_secs_f64();
+            eprintln!(
+                "{} games in {} ({} resumed); {} positions re-searched by {} in {secs:.1} s ({:.0} positions/s)",
+                summary.games,
+                out.display(),
+                summary.resumed,
+                summary.searched,
+                config.player,
+                summary.searched as f64 / secs.max(1e-9)
+            );
         }
     }
     Ok(())

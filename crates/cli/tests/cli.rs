@@ -123,6 +123,29 @@ fn selfplay_records_and_stats() {
     let bad = alq(&["records", "stats", broken.to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("missing column"));
+
+    // Rescoring: the same games, a record of how, and refusals.
+    let games = out.join("games.csv");
+    let rescored = dir.join("rescored.csv");
+    let rescore = |extra: &[&str]| {
+        let mut args = vec!["records", "rescore", games.to_str().unwrap(), "--out", rescored.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(extra);
+        alq(&args)
+    };
+    let run = rescore(&["--player", "hce@nodes=1000", "--fraction", "0.5"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("positions re-searched by hce@nodes=1000"));
+    assert!(stdout(&alq(&["records", "stats", rescored.to_str().unwrap()])).starts_with("games 6\n"));
+    assert!(std::fs::read_to_string(dir.join("rescored.rescore.toml")).unwrap().contains("fraction = 0.5"));
+    for (extra, says) in [
+        (&["--player", "hce@nodes=1000", "--fraction", "0.5"][..], "--resume"),
+        (&["--player", "hce@nodes=1000", "--fraction", "0.25", "--resume"], "other settings"),
+        (&["--player", "greedy", "--fraction", "0.5", "--resume"], "searching player"),
+    ] {
+        let bad = rescore(extra);
+        assert_eq!(bad.status.code(), Some(2), "{extra:?}");
+        assert!(String::from_utf8_lossy(&bad.stderr).contains(says), "{extra:?}: {}", String::from_utf8_lossy(&bad.stderr));
+    }
 }
 
 #[test]

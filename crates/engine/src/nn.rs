@@ -12,10 +12,18 @@
 //!
 //! # Architecture
 //!
-//! `50 -> h1 -> ... -> 1`: every layer is affine, every hidden layer is
-//! followed by a clipped ReLU (`clamp(x, 0, 1)`); the output is a logit of
-//! the side to move's expected score. The engine's centipawns are
-//! `logit * SCORE_SCALE`, matching the trainer's target `sigmoid(cp / SCORE_SCALE)`.
+//! `50 -> h1 -> ... -> 1` or `50 -> h1 -> ... -> 3`: every layer is affine,
+//! every hidden layer is followed by a clipped ReLU (`clamp(x, 0, 1)`).
+//!
+//! - A *scalar* network (last width 1) outputs a logit of the side to move's
+//!   expected score.
+//! - A *win/draw/loss* network (last width 3) outputs the logits of the side
+//!   to move's win, draw and loss; its expected score is
+//!   `E = p_win + p_draw / 2` under their softmax, and its logit is
+//!   `ln((e^w + e^d / 2) / (e^l + e^d / 2))`.
+//!
+//! The engine's centipawns are the expected score's logit times
+//! `SCORE_SCALE`, matching the trainer's target `sigmoid(cp / SCORE_SCALE)`.
 //!
 //! # File format (version 1, little-endian)
 //!
@@ -203,8 +211,13 @@ impl Network {
         format!("{:016x}", u64::from_le_bytes(bytes[bytes.len() - 8..].try_into().expect("eight bytes")))
     }
 
-    /// The output logit for a feature vector of length [`INPUTS`] (0 or 1
-    /// each), computed from scratch.
+    /// Whether the network has a win/draw/loss output (three logits).
+    pub fn is_wdl(&self) -> bool {
+        self.layers.last().map(|l| l.outputs) == Some(3)
+    }
+
+    /// The logit of the expected score for a feature vector of length
+    /// [`INPUTS`] (0 or 1 each), computed from scratch.
     pub fn forward(&self, features: &[f32]) -> f32 {
         let first = &self.layers[0];
         let mut acc = first.bias.clone();
@@ -231,7 +244,23 @@ impl Network {
             }
             current = next;
         }
-        current[0]
+        score_logit(&current)
+    }
+}
+
+/// The logit of the side to move's expected score from the output layer:
+/// the output itself for a scalar network, and for win/draw/loss logits
+/// `ln((e^w + e^d / 2) / (e^l + e^d / 2))`, computed without overflow.
+#[inline]
+pub fn score_logit(output: &[f32]) -> f32 {
+    match *output {
+        [logit] => logit,
+        [w, d, l] => {
+            let m = w.max(d).max(l);
+            let (w, d, l) = ((w - m).exp(), (d - m).exp(), (l - m).exp());
+            ((w + 0.5 * d) / (l + 0.5 * d)).ln()
+        }
+        _ => unreachable!("networks have 1 or 3 outputs (checked when read)"),
     }
 }
 
@@ -279,8 +308,10 @@ fn parse_description(description: &str) -> Result<(Vec<usize>, RuleSet), Network
         return Err(bad(&format!("{inputs} inputs, this engine has {INPUTS} features")));
     }
     let layers = layers.ok_or_else(|| bad("no layers"))?;
-    if layers.is_empty() || layers.last() != Some(&1) || layers.iter().any(|&w| w == 0 || w > 4096) {
-        return Err(bad("layers must be widths from 1 to 4096 ending in 1"));
+    if layers.len() < 2 || !matches!(layers.last(), Some(1 | 3)) || layers.iter().any(|&w| w == 0 || w > 4096) {
+        return Err(bad(
+            "layers must be hidden widths from 1 to 4096 ending in 1 (a score logit) or 3 (win, draw and loss logits)",
+        ));
     }
     let mut sizes = vec![inputs];
     sizes.extend(layers);
@@ -421,7 +452,7 @@ impl Evaluator for NnEvaluator {
             std::mem::swap(cur, next);
             width = layer.outputs;
         }
-        let cp = cur[0] * SCORE_SCALE;
+        let cp = score_logit(&cur[..width]) * SCORE_SCALE;
         // Keep clear of the proven-result range.
         cp.clamp(-crate::eval::MAX_EVAL as f32, crate::eval::MAX_EVAL as f32).round() as i32
     }

@@ -11,8 +11,16 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 fn random_network(hidden: &[usize], seed: u64) -> Network {
+    random_network_with_outputs(hidden, 1, seed)
+}
+
+/// A random network with `outputs` outputs (1: a score logit, 3: win, draw
+/// and loss logits).
+fn random_network_with_outputs(hidden: &[usize], outputs: usize, seed: u64) -> Network {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut net = Network::zeros(hidden);
+    let last = net.layers.last_mut().unwrap();
+    *last = alq_engine::Layer::zeros(last.inputs, outputs);
     for layer in &mut net.layers {
         let scale = 1.0 / (layer.inputs as f32).sqrt();
         for w in layer.weights.iter_mut().chain(layer.bias.iter_mut()) {
@@ -68,7 +76,20 @@ fn features_are_seen_from_the_side_to_move() {
 
 #[test]
 fn incremental_evaluation_equals_the_forward_pass() {
-    let net = Arc::new(random_network(&[32, 8], 2));
+    incremental_equals_forward(Arc::new(random_network(&[32, 8], 2)));
+}
+
+#[test]
+fn incremental_evaluation_of_a_win_draw_loss_network_equals_the_forward_pass() {
+    // Larger weights, so that some positions saturate the softmax.
+    let mut net = random_network_with_outputs(&[32, 8], 3, 5);
+    for w in &mut net.layers.last_mut().unwrap().weights {
+        *w *= 6.0;
+    }
+    incremental_equals_forward(Arc::new(net));
+}
+
+fn incremental_equals_forward(net: Arc<Network>) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let mut nn = NnEvaluator::new(net.clone());
     for _ in 0..40 {
@@ -121,4 +142,40 @@ fn a_network_file_names_its_rules() {
     assert_eq!(read.rules, alq_engine::RuleSet::Classic);
     assert_ne!(read.id(), Network::from_bytes(&brainking).unwrap().id());
     assert_eq!(Network::from_bytes(&brainking).unwrap().rules, alq_engine::RuleSet::BrainKing);
+}
+
+/// A win/draw/loss network: three output logits, read and written like any
+/// network, searched with the logit of its expected score
+/// `p_win + p_draw / 2`; other output widths are refused.
+#[test]
+fn a_win_draw_loss_network_scores_its_expected_result() {
+    let net = random_network_with_outputs(&[16, 8], 3, 6);
+    assert!(net.is_wdl());
+    assert!(!random_network(&[16, 8], 6).is_wdl());
+    assert_eq!(net.description(), "inputs=50;layers=16,8,3;activation=crelu;scale=200");
+    assert_eq!(Network::from_bytes(&net.to_bytes()).unwrap(), net);
+
+    // The expected score's logit, computed the long way from the outputs.
+    assert_eq!(alq_engine::score_logit(&[0.7]), 0.7);
+    let (w, d, l) = (1.5f32, 0.25f32, -2.0f32);
+    let sum = w.exp() + d.exp() + l.exp();
+    let e = (w.exp() + 0.5 * d.exp()) / sum;
+    assert!((alq_engine::score_logit(&[w, d, l]) - (e / (1.0 - e)).ln()).abs() < 1e-5);
+    // Equal win and loss logits are an even game whatever the draw logit.
+    assert!(alq_engine::score_logit(&[0.3, 5.0, 0.3]).abs() < 1e-6);
+    // Saturated outputs give a finite or clamped score, never NaN.
+    for out in [[200.0, -200.0, -200.0], [-200.0, -200.0, 200.0], [-200.0, 200.0, -200.0]] {
+        assert!(!alq_engine::score_logit(&out).is_nan());
+    }
+    let mut nn = NnEvaluator::new(Arc::new(net.clone()));
+    let pos = Position::start();
+    nn.reset(&pos);
+    let expected = (net.forward(&features(&pos)) * alq_engine::SCORE_SCALE).round() as i32;
+    assert!((nn.evaluate(&pos) - expected).abs() <= 1);
+
+    let two = random_network_with_outputs(&[16, 8], 2, 6);
+    match Network::from_bytes(&two.to_bytes()) {
+        Err(NetworkError::Architecture { problem, .. }) => assert!(problem.contains("ending in 1"), "{problem}"),
+        other => panic!("a two-output network was not refused: {other:?}"),
+    }
 }

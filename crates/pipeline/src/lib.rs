@@ -21,7 +21,7 @@ use thiserror::Error;
 use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_records::write_atomic;
 use alq_selfplay::{
-    run_match, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt,
+    run_match, run_rescore, run_selfplay, MatchConfig, RescoreConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt,
     SprtDecision,
 };
 use alq_train::{train, Event, TrainConfig};
@@ -75,6 +75,7 @@ pub enum Stage {
     Gating,
     Evaluating,
     Selfplay,
+    Rescoring,
     FromStart,
     Accuracy,
     Report,
@@ -87,6 +88,7 @@ impl Stage {
             Stage::Gating => "gating",
             Stage::Evaluating => "measuring against generation 0",
             Stage::Selfplay => "self-play",
+            Stage::Rescoring => "re-searching positions for deeper targets",
             Stage::FromStart => "measuring the best player from the start",
             Stage::Accuracy => "endgame accuracy",
             Stage::Report => "report",
@@ -178,6 +180,25 @@ impl Default for StartStage {
     }
 }
 
+/// Deeper training targets: after each generation's self-play, a share of
+/// its scored positions is re-searched by the same player with more nodes
+/// (as `alq records rescore` does) into `gen-NNN/rescored.csv`, and
+/// candidates train on those files instead of `games.csv`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RescoreStage {
+    /// Nodes of the re-search (0: no rescoring, train on the self-play scores).
+    pub nodes: u64,
+    /// Share of the scored positions re-searched.
+    pub fraction: f64,
+}
+
+impl Default for RescoreStage {
+    fn default() -> RescoreStage {
+        RescoreStage { nodes: 0, fraction: 0.25 }
+    }
+}
+
 /// Each generation's best player measured on endgames: `alq tb accuracy`
 /// on `positions` random `pieces`-piece positions judged by the tables of
 /// `tablebase` (skipped when it is empty), at `nodes` per move, without
@@ -215,6 +236,8 @@ pub struct PipelineConfig {
     /// `hce` for generation 0, the best network after; its seed is offset by
     /// the generation).
     pub selfplay: SelfplayConfig,
+    /// Deeper targets for training (off unless `nodes` is set).
+    pub rescore: RescoreStage,
     /// Training of every candidate (seed offset by the generation).
     pub train: TrainConfig,
     /// Candidate against the best player: promoted when the SPRT accepts H1
@@ -241,6 +264,7 @@ impl Default for PipelineConfig {
             generations: 3,
             replay_window: 2,
             selfplay: SelfplayConfig::default(),
+            rescore: RescoreStage::default(),
             train: TrainConfig::default(),
             gate: MatchStage { sprt: "0,20".to_string(), ..MatchStage::default() },
             evaluation: MatchStage::default(),
@@ -297,6 +321,9 @@ impl PipelineConfig {
         self.train.validate().map_err(|e| format!("train.{e}"))?;
         if self.replay_window == 0 {
             return Err("replay_window must be at least 1".to_string());
+        }
+        if self.rescore.nodes > 0 && !(self.rescore.fraction > 0.0 && self.rescore.fraction <= 1.0) {
+            return Err(format!("rescore.fraction {} is not in (0, 1]", self.rescore.fraction));
         }
         for (key, rules) in [("selfplay.rules", self.selfplay.rules), ("train.rules", self.train.rules)] {
             if rules != self.rules && rules != RuleSet::BrainKing {
@@ -556,6 +583,19 @@ pub fn run_pipeline(
         run_selfplay(&sc, &dir, Shard::WHOLE, true, |d| on_event(PipelineEvent::Progress { done: d.done, note: String::new() }))?;
         row.selfplay_player = sc.player_spec()?.to_string();
         row.games = sc.games;
+        if config.rescore.nodes > 0 {
+            let rc = RescoreConfig {
+                player: format!("{player}@nodes={}", config.rescore.nodes),
+                fraction: config.rescore.fraction,
+                seed: config.selfplay.seed + g as u64,
+                rules: config.rules,
+                inputs: vec![dir.join("games.csv").display().to_string()],
+            };
+            on_event(PipelineEvent::Stage { stage: Stage::Rescoring, total: sc.games, unit: "games" });
+            run_rescore(&rc, &dir.join("rescored.csv"), true, |done, _| {
+                on_event(PipelineEvent::Progress { done, note: String::new() })
+            })?;
+        }
         if config.start.games > 0 {
             let seed = 3000 + g as u64;
             row.start = Some(measure_from_start(
@@ -606,7 +646,8 @@ fn train_candidate(
         return Ok(candidate);
     }
     let first = g.saturating_sub(config.replay_window);
-    let data: Vec<PathBuf> = (first..g).map(|k| gen_dir(out, k).join("games.csv")).collect();
+    let games = if config.rescore.nodes > 0 { "rescored.csv" } else { "games.csv" };
+    let data: Vec<PathBuf> = (first..g).map(|k| gen_dir(out, k).join(games)).collect();
     let train_dir = dir.join("train");
     let tc = TrainConfig { seed: config.train.seed + g as u64, ..config.train.clone() };
     on_event(PipelineEvent::Stage { stage: Stage::Training, total: 0, unit: "samples" });

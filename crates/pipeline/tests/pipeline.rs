@@ -78,3 +78,35 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
     let broken = PipelineConfig { replay_window: 0, ..tiny() };
     assert!(stages(&broken, &out_dir("broken"), false).unwrap_err().contains("replay_window"));
 }
+
+/// With `[rescore]` each generation's games are re-searched after its
+/// self-play and candidates train on the rescored files; with `wdl` the
+/// candidates are win/draw/loss networks.
+#[test]
+fn rescored_games_are_what_candidates_train_on() {
+    let out = out_dir("rescore");
+    let mut config = tiny();
+    config.rescore.nodes = 400;
+    config.rescore.fraction = 0.5;
+    config.train.wdl = true;
+    config.start.games = 0;
+    config.anchors = vec!["hce".to_string()];
+    let seen = stages(&config, &out, false).unwrap();
+    use Stage::*;
+    assert_eq!(
+        seen,
+        [(0, Selfplay), (0, Rescoring), (1, Training), (1, Gating), (1, Evaluating), (1, Selfplay), (1, Rescoring), (1, Report)]
+    );
+    let rescored = out.join("gen-000/rescored.csv");
+    let (before, _) = alq_records::read_all(&[out.join("gen-000/games.csv")], false).unwrap();
+    let (after, bad) = alq_records::read_all(std::slice::from_ref(&rescored), false).unwrap();
+    assert!(bad.is_empty() && before.len() == after.len() && before.len() == 40);
+    assert!(before.iter().zip(&after).any(|(b, a)| b.scores != a.scores), "some scores are deeper ones");
+    let train_config = std::fs::read_to_string(out.join("gen-001/train/config.toml")).unwrap();
+    assert!(train_config.contains("rescored.csv") && !train_config.contains("games.csv"), "{train_config}");
+    let candidate = alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
+    assert!(candidate.is_wdl());
+
+    let broken = PipelineConfig { rescore: alq_pipeline::RescoreStage { nodes: 100, fraction: 0.0 }, ..tiny() };
+    assert!(stages(&broken, &out_dir("broken-rescore"), false).unwrap_err().contains("rescore.fraction"));
+}

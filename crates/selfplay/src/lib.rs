@@ -29,6 +29,7 @@ pub mod generate;
 pub mod matches;
 pub mod openings;
 pub mod players;
+pub mod rescore;
 pub mod stats;
 pub mod study;
 
@@ -38,6 +39,7 @@ pub use matches::{game_seed, run_match, run_match_with_games, MatchConfig, Match
 pub use openings::Opening;
 pub use external::EngineProcess;
 pub use players::{Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT};
+pub use rescore::{run_rescore, RescoreConfig, RescoreSummary};
 pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 

@@ -19,8 +19,13 @@ pub struct TrainConfig {
     /// AdamW's decoupled weight decay.
     pub weight_decay: f32,
     /// Target = result_weight * game result + (1 - result_weight) *
-    /// sigmoid(search score / 200), both from the side to move's view.
+    /// sigmoid(search score / 200), both from the side to move's view. For a
+    /// win/draw/loss network, the loss is result_weight * the cross-entropy
+    /// of its three outputs on the result, plus (1 - result_weight) * the
+    /// binary cross-entropy of its expected score on the squashed score.
     pub result_weight: f32,
+    /// A win/draw/loss output (three logits) instead of one score logit.
+    pub wdl: bool,
     /// Share of games (not positions) held out for validation.
     pub validation_fraction: f64,
     /// Stop after this many epochs without a better validation loss.
@@ -57,6 +62,7 @@ impl Default for TrainConfig {
             min_learning_rate: 0.0001,
             weight_decay: 0.0001,
             result_weight: 0.5,
+            wdl: false,
             validation_fraction: 0.1,
             patience: 3,
             shuffle_buffer: 200_000,

@@ -29,14 +29,20 @@ pub fn is_validation(record: &GameRecord, fraction: f64) -> bool {
 /// The training target for a position: the result blended with the squashed
 /// search score (the result alone where there is no score).
 pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
-    let from_score = match score {
-        None => return result,
+    result_weight * result + (1.0 - result_weight) * score_target(result, score)
+}
+
+/// The search score squashed to an expected result, side to move's view:
+/// `sigmoid(cp / SCORE_SCALE)`, 1 for a proven win, 0.5 for a proven draw,
+/// 0 for a proven loss, and the game's result where there is no score.
+pub fn score_target(result: f32, score: Option<Score>) -> f32 {
+    match score {
+        None => result,
         Some(Score::Win(_)) => 1.0,
         Some(Score::Loss(_)) => 0.0,
         Some(Score::Draw) => 0.5,
         Some(Score::Cp(cp)) => 1.0 / (1.0 + (-(cp as f32) / SCORE_SCALE).exp()),
-    };
-    result_weight * result + (1.0 - result_weight) * from_score
+    }
 }
 
 /// The exact target of a position the tables cover: win 1, draw 0.5, loss
@@ -53,19 +59,28 @@ pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Optio
     })
 }
 
-/// A batch: `features` is `[n][INPUTS]` flattened, `targets` is `[n]`.
+/// A batch: `features` is `[n][INPUTS]` flattened; `results` and `scores`
+/// are `[n]`: the game's result for the side to move (1, 0.5, 0) and the
+/// squashed search score (the result where there is none). Positions the
+/// tables cover have their exact value in both.
 pub struct Batch<'a> {
     pub features: &'a [f32],
-    pub targets: &'a [f32],
+    pub results: &'a [f32],
+    pub scores: &'a [f32],
 }
 
 impl Batch<'_> {
     pub fn len(&self) -> usize {
-        self.targets.len()
+        self.results.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.targets.is_empty()
+        self.results.is_empty()
+    }
+
+    /// The scalar targets `result_weight * result + (1 - result_weight) * score`.
+    pub fn targets(&self, result_weight: f32) -> Vec<f32> {
+        self.results.iter().zip(self.scores).map(|(&r, &s)| result_weight * r + (1.0 - result_weight) * s).collect()
     }
 }
 
@@ -89,29 +104,31 @@ pub fn for_each_batch<E: From<RecordError>>(
         dedup: false,
     });
     let capacity = if train { config.shuffle_buffer.max(config.batch_size) } else { config.batch_size };
-    let mut buffer: Vec<([f32; INPUTS], f32)> = Vec::with_capacity(capacity);
+    let mut buffer: Vec<([f32; INPUTS], f32, f32)> = Vec::with_capacity(capacity);
     let mut xs = Vec::with_capacity(config.batch_size * INPUTS);
-    let mut ys = Vec::with_capacity(config.batch_size);
+    let mut rs = Vec::with_capacity(config.batch_size);
+    let mut ss = Vec::with_capacity(config.batch_size);
     let mut count = 0u64;
-    let mut emit = |buffer: &mut Vec<([f32; INPUTS], f32)>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
+    let mut emit = |buffer: &mut Vec<([f32; INPUTS], f32, f32)>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
         while buffer.len() >= capacity || (all && !buffer.is_empty()) {
             xs.clear();
-            ys.clear();
+            rs.clear();
+            ss.clear();
+            let mut take = |(f, r, s): ([f32; INPUTS], f32, f32)| {
+                xs.extend_from_slice(&f);
+                rs.push(r);
+                ss.push(s);
+            };
             if train {
-                while ys.len() < config.batch_size && !buffer.is_empty() {
-                    let (f, t) = buffer.swap_remove(rng.gen_range(0..buffer.len()));
-                    xs.extend_from_slice(&f);
-                    ys.push(t);
+                for _ in 0..config.batch_size.min(buffer.len()) {
+                    take(buffer.swap_remove(rng.gen_range(0..buffer.len())));
                 }
             } else {
                 let n = config.batch_size.min(buffer.len());
-                for (f, t) in buffer.drain(..n) {
-                    xs.extend_from_slice(&f);
-                    ys.push(t);
-                }
+                buffer.drain(..n).for_each(&mut take);
             }
-            count += ys.len() as u64;
-            on_batch(Batch { features: &xs, targets: &ys })?;
+            count += rs.len() as u64;
+            on_batch(Batch { features: &xs, results: &rs, scores: &ss })?;
             if !all && buffer.len() < capacity {
                 break;
             }
@@ -126,8 +143,11 @@ pub fn for_each_batch<E: From<RecordError>>(
             }
             for s in samples.of_game(&game) {
                 let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
-                let t = exact_target(tables, &s.position).unwrap_or_else(|| target(s.result, s.score, config.result_weight));
-                buffer.push((features(&pos), t));
+                let (result, score) = match exact_target(tables, &s.position) {
+                    Some(exact) => (exact, exact),
+                    None => (s.result, score_target(s.result, s.score)),
+                };
+                buffer.push((features(&pos), result, score));
                 if buffer.len() >= capacity {
                     emit(&mut buffer, &mut rng, false)?;
                 }

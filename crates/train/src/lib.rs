@@ -18,6 +18,6 @@ mod model;
 mod train;
 
 pub use config::TrainConfig;
-pub use data::{count, exact_target, for_each_batch, is_validation, target, Batch, Counts, Part};
+pub use data::{count, exact_target, for_each_batch, is_validation, score_target, target, Batch, Counts, Part};
 pub use model::ValueNet;
 pub use train::{train, training_device, EpochMetrics, Event, TrainError, TrainSummary};

@@ -6,22 +6,30 @@ use burn::tensor::activation::relu;
 
 use alq_engine::{Layer, Network, INPUTS};
 
-/// `INPUTS -> hidden... -> 1`, clipped ReLU after every hidden layer; the
-/// output is a logit. The same function as `alq_engine::Network::forward`.
+/// `INPUTS -> hidden... -> 1` (a score logit) or `-> 3` (win, draw and loss
+/// logits), clipped ReLU after every hidden layer. The same function as
+/// `alq_engine::Network`'s layers.
 #[derive(Module, Debug)]
 pub struct ValueNet {
     layers: Vec<Linear>,
 }
 
 impl ValueNet {
+    /// A scalar network: one score logit.
     pub fn new(hidden: &[usize], device: &Device) -> ValueNet {
+        ValueNet::with_outputs(hidden, 1, device)
+    }
+
+    /// A network with `outputs` outputs: 1 (a score logit) or 3 (win, draw
+    /// and loss logits).
+    pub fn with_outputs(hidden: &[usize], outputs: usize, device: &Device) -> ValueNet {
         let mut sizes = vec![INPUTS];
         sizes.extend_from_slice(hidden);
-        sizes.push(1);
+        sizes.push(outputs);
         ValueNet { layers: sizes.windows(2).map(|w| LinearConfig::new(w[0], w[1]).init(device)).collect() }
     }
 
-    /// `[batch, INPUTS]` features to `[batch, 1]` logits.
+    /// `[batch, INPUTS]` features to `[batch, outputs]` logits.
     pub fn forward(&self, x: Tensor<2>) -> Tensor<2> {
         let last = self.layers.len() - 1;
         let mut x = x;

@@ -8,7 +8,7 @@ use std::time::Instant;
 use burn::lr_scheduler::cosine::CosineAnnealingLrSchedulerConfig;
 use burn::optim::{AdamWConfig, GradientsParams};
 use burn::prelude::*;
-use burn::tensor::activation::sigmoid;
+use burn::tensor::activation::{log_softmax, sigmoid};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
@@ -82,12 +82,36 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
     move |error| TrainError::Io { path: path.to_path_buf(), error }
 }
 
-/// The mean squared error between sigmoid(logits) and the targets.
-fn batch_loss(model: &ValueNet, batch: &Batch, device: &Device) -> Tensor<1> {
+/// The loss of a batch. A scalar network: the mean squared error between
+/// sigmoid(logit) and the blended targets. A win/draw/loss network:
+/// `result_weight` times the cross-entropy of its softmax on the result's
+/// class, plus `1 - result_weight` times the binary cross-entropy of its
+/// expected score `p_win + p_draw / 2` on the squashed search score.
+fn batch_loss(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &Device) -> Tensor<1> {
     let n = batch.len();
     let x = Tensor::<2>::from_data(TensorData::new(batch.features.to_vec(), [n, INPUTS]), device);
-    let y = Tensor::<2>::from_data(TensorData::new(batch.targets.to_vec(), [n, 1]), device);
-    (sigmoid(model.forward(x)) - y).square().mean()
+    if !config.wdl {
+        let y = Tensor::<2>::from_data(TensorData::new(batch.targets(config.result_weight), [n, 1]), device);
+        return (sigmoid(model.forward(x)) - y).square().mean();
+    }
+    let classes: Vec<f32> = batch
+        .results
+        .iter()
+        .flat_map(|&r| match r {
+            r if r > 0.75 => [1.0, 0.0, 0.0],
+            r if r > 0.25 => [0.0, 1.0, 0.0],
+            _ => [0.0, 0.0, 1.0],
+        })
+        .collect();
+    let classes = Tensor::<2>::from_data(TensorData::new(classes, [n, 3]), device);
+    let log_p = log_softmax(model.forward(x), 1);
+    let cross_entropy = (classes * log_p.clone()).sum_dim(1).neg().mean();
+    let halves = Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 0.5, 0.0], [3, 1]), device);
+    let expected = log_p.exp().matmul(halves).clamp(1e-6, 1.0 - 1e-6);
+    let s = Tensor::<2>::from_data(TensorData::new(batch.scores.to_vec(), [n, 1]), device);
+    let score_loss =
+        (s.clone() * expected.clone().log() + (s.neg().add_scalar(1.0)) * expected.neg().add_scalar(1.0).log()).neg().mean();
+    cross_entropy.mul_scalar(config.result_weight) + score_loss.mul_scalar(1.0 - config.result_weight)
 }
 
 /// Trains on `files` into `out`: `config.toml` (resolved config and data),
@@ -157,7 +181,7 @@ pub fn train(
 
     let device = training_device().autodiff();
     device.seed(config.seed);
-    let mut model = ValueNet::new(&config.hidden, &device);
+    let mut model = ValueNet::with_outputs(&config.hidden, if config.wdl { 3 } else { 1 }, &device);
     let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
     let mut scheduler = CosineAnnealingLrSchedulerConfig::new(config.learning_rate, config.epochs * steps_per_epoch)
         .with_min_lr(config.min_learning_rate)
@@ -191,7 +215,7 @@ pub fn train(
         for_each_batch::<TrainError>(files, Part::Train, config, tables, epoch_seed, |batch| {
             let step_lr = scheduler.step();
             lr = step_lr.base();
-            let loss = batch_loss(&model, &batch, &device);
+            let loss = batch_loss(&model, &batch, config, &device);
             let grads = GradientsParams::from_grads(loss.backward(), &model);
             let value: f32 = loss.into_scalar();
             model = optim.step(step_lr, model.clone(), grads);
@@ -263,7 +287,7 @@ fn validate(
     let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
     for_each_batch::<TrainError>(files, Part::Validation, config, tables, 0, |batch| {
-        let loss: f32 = batch_loss(&plain, &batch, &device).into_scalar();
+        let loss: f32 = batch_loss(&plain, &batch, config, &device).into_scalar();
         sum += loss as f64 * batch.len() as f64;
         n += batch.len() as u64;
         Ok(())

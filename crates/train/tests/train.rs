@@ -50,6 +50,54 @@ fn burn_and_engine_forward_passes_agree() {
     assert!(spread > 1e-3, "{spread}");
 }
 
+/// A win/draw/loss network: burn's three logits, turned into the expected
+/// score's logit, are what the engine computes from the exported file.
+#[test]
+fn burn_and_engine_agree_on_a_win_draw_loss_network() {
+    let device = Device::flex();
+    device.seed(6);
+    let model = ValueNet::with_outputs(&[32, 8], 3, &device);
+    let net = Network::from_bytes(&model.export().to_bytes()).unwrap();
+    assert!(net.is_wdl());
+    let positions = positions(500);
+    let xs: Vec<f32> = positions.iter().flat_map(features).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(xs, [positions.len(), INPUTS]), &device);
+    let logits: Vec<f32> = model.forward(x).try_into_vec_as::<f32>().unwrap();
+    let mut worst = 0.0f32;
+    for (p, l) in positions.iter().zip(logits.chunks(3)) {
+        worst = worst.max((net.forward(&features(p)) - alq_engine::score_logit(l)).abs());
+    }
+    assert!(worst < 1e-4, "largest difference {worst}");
+}
+
+/// Training a win/draw/loss network: its loss falls, it exports three
+/// outputs, and what it learnt separates won from lost positions.
+#[test]
+fn a_win_draw_loss_network_trains() {
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let out = out_dir("wdl");
+    let config = TrainConfig { wdl: true, epochs: 30, batch_size: 32, learning_rate: 0.01, patience: 100, ..small_config() };
+    let summary = train(&config, &data, &out, false, |_| {}).unwrap();
+    let losses: Vec<f64> = summary.history.iter().map(|m| m.train_loss).collect();
+    assert!(losses[29] < losses[0], "training loss falls: {losses:?}");
+    let net = Network::from_bytes(&std::fs::read(out.join("network.alqnet")).unwrap()).unwrap();
+    assert!(net.is_wdl());
+    assert_eq!(net.hidden(), vec![16, 8]);
+    // Over every position of the games, the side that went on to win is
+    // scored higher than the side that went on to lose.
+    let (games, _) = alq_records::read_all(&data, false).unwrap();
+    let (mut won, mut lost) = (Vec::new(), Vec::new());
+    for g in &games {
+        let Some(winner) = g.winner() else { continue };
+        for p in g.game.positions() {
+            let v = net.forward(&features(p));
+            if p.side_to_move() == winner { won.push(v) } else { lost.push(v) }
+        }
+    }
+    let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
+    assert!(mean(&won) > mean(&lost) + 0.02, "won {} lost {}", mean(&won), mean(&lost));
+}
+
 fn out_dir(name: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("train-tests").join(name);
     let _ = std::fs::remove_dir_all(&d);
