@@ -21,8 +21,8 @@ use thiserror::Error;
 use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_records::write_atomic;
 use alq_selfplay::{
-    run_match, run_rescore, run_selfplay, MatchConfig, RescoreConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, SelfplayConfig, Shard, Sprt,
-    SprtDecision,
+    run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, RescoreConfig,
+    SelfplayConfig, Shard, Sprt, SprtDecision,
 };
 use alq_train::{train, Event, TrainConfig};
 
@@ -196,6 +196,17 @@ pub struct RescoreStage {
 impl Default for RescoreStage {
     fn default() -> RescoreStage {
         RescoreStage { nodes: 0, fraction: 0.25 }
+    }
+}
+
+impl RescoreStage {
+    /// The games file of a generation that candidates train on.
+    fn training_games(&self) -> &'static str {
+        if self.nodes > 0 {
+            "rescored.csv"
+        } else {
+            "games.csv"
+        }
     }
 }
 
@@ -592,7 +603,7 @@ pub fn run_pipeline(
                 inputs: vec![dir.join("games.csv").display().to_string()],
             };
             on_event(PipelineEvent::Stage { stage: Stage::Rescoring, total: sc.games, unit: "games" });
-            run_rescore(&rc, &dir.join("rescored.csv"), true, |done, _| {
+            run_rescore(&rc, &dir.join(config.rescore.training_games()), true, |done, _| {
                 on_event(PipelineEvent::Progress { done, note: String::new() })
             })?;
         }
@@ -646,8 +657,7 @@ fn train_candidate(
         return Ok(candidate);
     }
     let first = g.saturating_sub(config.replay_window);
-    let games = if config.rescore.nodes > 0 { "rescored.csv" } else { "games.csv" };
-    let data: Vec<PathBuf> = (first..g).map(|k| gen_dir(out, k).join(games)).collect();
+    let data: Vec<PathBuf> = (first..g).map(|k| gen_dir(out, k).join(config.rescore.training_games())).collect();
     let train_dir = dir.join("train");
     let tc = TrainConfig { seed: config.train.seed + g as u64, ..config.train.clone() };
     on_event(PipelineEvent::Stage { stage: Stage::Training, total: 0, unit: "samples" });

@@ -63,6 +63,17 @@ pub struct RescoreSummary {
     pub resumed: u64,
 }
 
+/// The rows of a games file, read without replaying them.
+fn count_records(path: &Path) -> Result<u64, SelfplayError> {
+    let mut reader = RecordReader::open(path)?;
+    let mut n = 0;
+    while let Some(row) = reader.next_record() {
+        row?;
+        n += 1;
+    }
+    Ok(n)
+}
+
 /// Whether the position after `ply` plies of game `id` is re-searched.
 pub fn is_sampled(seed: u64, id: u64, ply: usize, fraction: f64) -> bool {
     if fraction >= 1.0 {
@@ -153,11 +164,7 @@ pub fn run_rescore(
         }
         if out.exists() {
             alq_records::truncate_partial_row(out)?;
-            let mut reader = RecordReader::open(out)?;
-            while let Some(row) = reader.next_record() {
-                row?;
-                done += 1;
-            }
+            done = count_records(out)?;
         }
     }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -167,11 +174,7 @@ pub fn run_rescore(
 
     let mut total = 0u64;
     for file in &inputs {
-        let mut reader = RecordReader::open(file)?;
-        while let Some(row) = reader.next_record() {
-            row?;
-            total += 1;
-        }
+        total += count_records(file)?;
     }
     let resumed = done;
     let mut writer = RecordWriter::append(out)?;

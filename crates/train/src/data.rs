@@ -29,7 +29,12 @@ pub fn is_validation(record: &GameRecord, fraction: f64) -> bool {
 /// The training target for a position: the result blended with the squashed
 /// search score (the result alone where there is no score).
 pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
-    result_weight * result + (1.0 - result_weight) * score_target(result, score)
+    blend(result, score_target(result, score), result_weight)
+}
+
+/// `result_weight * result + (1 - result_weight) * score`.
+fn blend(result: f32, score: f32, result_weight: f32) -> f32 {
+    result_weight * result + (1.0 - result_weight) * score
 }
 
 /// The search score squashed to an expected result, side to move's view:
@@ -80,7 +85,7 @@ impl Batch<'_> {
 
     /// The scalar targets `result_weight * result + (1 - result_weight) * score`.
     pub fn targets(&self, result_weight: f32) -> Vec<f32> {
-        self.results.iter().zip(self.scores).map(|(&r, &s)| result_weight * r + (1.0 - result_weight) * s).collect()
+        self.results.iter().zip(self.scores).map(|(&r, &s)| blend(r, s, result_weight)).collect()
     }
 }
 
