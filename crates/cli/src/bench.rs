@@ -5,7 +5,9 @@ use std::time::Instant;
 
 use clap::Args;
 
-use alq_engine::{perft, Hce, Limits, Position, SearchConfig, Searcher};
+use alq_engine::{perft, Limits, Position, RuleSet, SearchConfig, Searcher};
+
+use crate::players::parse_evaluator;
 
 /// Positions and depths of the perft part of the workload.
 const PERFT_WORK: [(&str, u32); 4] = [
@@ -16,7 +18,7 @@ const PERFT_WORK: [(&str, u32); 4] = [
 ];
 
 /// Positions of the search part: the start and middlegames, each searched
-/// to a fixed depth with the handcrafted evaluator and a fresh 16 MiB table.
+/// to a fixed depth with a fresh 16 MiB table.
 const SEARCH_WORK: [(&str, u32); 4] = [
     ("BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", 16),
     ("BBBBB/BB.BB/W..WW/W..WW/WWBWW b", 14),
@@ -25,9 +27,19 @@ const SEARCH_WORK: [(&str, u32); 4] = [
 ];
 
 #[derive(Args)]
-pub struct BenchArgs {}
+pub struct BenchArgs {
+    /// Evaluator of the search part: `hce` (handcrafted), `nn` (the shipped
+    /// network) or a network file (`.alqnet`). Compare the `search_nps` lines
+    /// of two evaluators to see what a network costs in speed.
+    #[arg(long, default_value = "hce")]
+    eval: String,
+}
 
-pub fn bench(_args: BenchArgs) -> anyhow::Result<()> {
+pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
+    // Read once, before the timed work starts, so a bad name fails at once;
+    // each search gets a fresh copy.
+    let evaluator = parse_evaluator(&args.eval, RuleSet::BrainKing)?;
+    let fresh = || evaluator.fork().expect("the evaluators of parse_evaluator fork");
     let started = Instant::now();
     let mut nodes = 0u64;
     for (text, depth) in PERFT_WORK {
@@ -41,7 +53,7 @@ pub fn bench(_args: BenchArgs) -> anyhow::Result<()> {
     let mut search_nodes = 0u64;
     for (text, depth) in SEARCH_WORK {
         let pos: Position = text.parse()?;
-        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 16 });
+        let mut searcher = Searcher::new(fresh(), SearchConfig { hash_mb: 16 });
         let r = searcher.search_position(&pos, Limits::depth(depth));
         let best = r.best.map_or("none".to_string(), |m| m.to_string());
         eprintln!("  search depth {depth} {text}: {} nodes, {best} {}", r.nodes, r.score);
@@ -50,6 +62,8 @@ pub fn bench(_args: BenchArgs) -> anyhow::Result<()> {
     let search_secs = search_started.elapsed().as_secs_f64();
     let secs = started.elapsed().as_secs_f64();
     let rate = |n: u64, s: f64| (n as f64 / s.max(1e-9)).round() as u64;
+    println!("eval {}", evaluator.describe());
+    println!("vector_instructions {}", alq_engine::vector_instructions());
     println!("perft_nodes {nodes}");
     println!("perft_nps {}", rate(nodes, perft_secs));
     println!("search_nodes {search_nodes}");

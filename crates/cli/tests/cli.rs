@@ -52,6 +52,12 @@ fn bench_prints_a_deterministic_node_count() {
     let nodes = |s: &str| s.lines().find(|l| l.starts_with("nodes ")).map(String::from);
     assert!(nodes(&first).is_some(), "{first}");
     assert_eq!(nodes(&first), nodes(&second));
+    assert!(first.lines().any(|l| l == "eval hce"), "{first}");
+    // Another evaluator is named on its own line; a missing one is refused
+    // before any work.
+    let out = alq(&["bench", "--eval", "no-such-network.alqnet"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-network.alqnet"));
 }
 
 fn tmp_dir(name: &str) -> std::path::PathBuf {

@@ -42,7 +42,10 @@ pub use tables::{EndgameTables, Exact};
 pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
-pub use nn::{feature, features, fnv1a64, score_logit, Layer, Network, NetworkError, NnEvaluator, INPUTS, SCORE_SCALE};
+pub use nn::{
+    feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError, NnEvaluator, INPUTS,
+    SCORE_SCALE,
+};
 pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};
 pub use rules::{Jump, JumpList, RuleSet, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES, CLASSIC, CLASSIC_RULES};

@@ -243,6 +243,17 @@ pub struct PipelineConfig {
     pub generations: usize,
     /// Train each candidate on the games of this many latest generations.
     pub replay_window: usize,
+    /// A network that is the best player from the start (empty: none, and
+    /// generation 0 plays with the handcrafted evaluator): generation 0
+    /// plays with it and the first candidate must beat it, so the run climbs
+    /// from there.
+    pub start_network: String,
+    /// Each candidate continues training the best network so far (from its
+    /// weights) instead of starting from `[train] init` (random weights when
+    /// that is empty), so that what earlier generations learned is kept, as
+    /// in lc0's and KataGo's continued training. Until a network is
+    /// promoted, candidates start from `[train] init`.
+    pub warm_start: bool,
     /// Self-play of every generation (its `player` is set by the pipeline:
     /// `hce` for generation 0, the best network after; its seed is offset by
     /// the generation).
@@ -274,6 +285,8 @@ impl Default for PipelineConfig {
             rules: RuleSet::BrainKing,
             generations: 3,
             replay_window: 2,
+            start_network: String::new(),
+            warm_start: false,
             selfplay: SelfplayConfig::default(),
             rescore: RescoreStage::default(),
             train: TrainConfig::default(),
@@ -498,6 +511,23 @@ pub fn run_pipeline(
 ) -> Result<PipelineOutcome, PipelineError> {
     config.validate().map_err(PipelineError::Invalid)?;
     let config = &config.resolved();
+    // A bad `[train] init` is found now, not after generation 0's self-play.
+    if config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists() {
+        alq_train::initial_network(&config.train).map_err(|e| PipelineError::Invalid(format!("[train] {e}")))?;
+    }
+    let mut best: Option<PathBuf> = match config.start_network.trim() {
+        "" => None,
+        start => {
+            let path = PathBuf::from(start);
+            let bad = |e: String| PipelineError::Invalid(format!("start_network: {start}: {e}"));
+            let net = alq_engine::Network::from_bytes(&std::fs::read(&path).map_err(|e| bad(e.to_string()))?)
+                .map_err(|e| bad(e.to_string()))?;
+            if net.rules != config.rules {
+                return Err(bad(format!("a network for {} rules, this run is {}", net.rules, config.rules)));
+            }
+            Some(path)
+        }
+    };
     std::fs::create_dir_all(out).map_err(io(out))?;
     let resolved_path = out.join("pipeline.toml");
     if resolved_path.exists() {
@@ -521,7 +551,6 @@ pub fn run_pipeline(
     let text = toml::to_string_pretty(config).expect("the config serialises");
     write_atomic(&resolved_path, text.as_bytes()).map_err(io(&resolved_path))?;
 
-    let mut best: Option<PathBuf> = None;
     let mut summary: Vec<GenerationSummary> = Vec::new();
     for g in 0..=config.generations {
         on_event(PipelineEvent::Generation { generation: g, last: config.generations });
@@ -543,7 +572,7 @@ pub fn run_pipeline(
             accuracy: None,
         };
         if g > 0 {
-            let candidate = train_candidate(config, out, g, &on_event)?;
+            let candidate = train_candidate(config, out, g, best.as_deref(), &on_event)?;
             let candidate_spec = candidate.display().to_string();
             row.candidate = Some(candidate_spec.clone());
 
@@ -644,11 +673,13 @@ pub fn run_pipeline(
 }
 
 /// Trains generation `g`'s candidate on the replay window (or finds it
-/// trained), with its metrics beside it.
+/// trained), with its metrics beside it; with `warm_start`, from the weights
+/// of `best`, the best network so far.
 fn train_candidate(
     config: &PipelineConfig,
     out: &Path,
     g: usize,
+    best: Option<&Path>,
     on_event: &(impl Fn(PipelineEvent) + Sync),
 ) -> Result<PathBuf, PipelineError> {
     let dir = gen_dir(out, g);
@@ -659,7 +690,11 @@ fn train_candidate(
     let first = g.saturating_sub(config.replay_window);
     let data: Vec<PathBuf> = (first..g).map(|k| gen_dir(out, k).join(config.rescore.training_games())).collect();
     let train_dir = dir.join("train");
-    let tc = TrainConfig { seed: config.train.seed + g as u64, ..config.train.clone() };
+    let init = match best {
+        Some(best) if config.warm_start => best.display().to_string(),
+        _ => config.train.init.clone(),
+    };
+    let tc = TrainConfig { seed: config.train.seed + g as u64, init, ..config.train.clone() };
     on_event(PipelineEvent::Stage { stage: Stage::Training, total: 0, unit: "samples" });
     let mut total = 0;
     train(&tc, &data, &train_dir, train_dir.join("config.toml").exists(), |e| match e {

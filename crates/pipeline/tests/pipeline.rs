@@ -110,3 +110,82 @@ fn rescored_games_are_what_candidates_train_on() {
     let broken = PipelineConfig { rescore: alq_pipeline::RescoreStage { nodes: 100, fraction: 0.0 }, ..tiny() };
     assert!(stages(&broken, &out_dir("broken-rescore"), false).unwrap_err().contains("rescore.fraction"));
 }
+
+/// With `warm_start`, generation 1's candidate starts from `[train] init`
+/// (no network is best yet) and each later one from the best network so
+/// far; without it, every candidate starts from `[train] init`.
+#[test]
+fn warm_started_candidates_continue_the_best_network() {
+    let shipped = std::fs::canonicalize("../../data/networks/default.alqnet").unwrap();
+    let mut config = tiny();
+    config.generations = 2;
+    config.warm_start = true;
+    config.train.hidden = vec![64, 16];
+    config.train.init = shipped.display().to_string();
+    config.train.learning_rate = 1e-5;
+    config.train.min_learning_rate = 1e-6;
+    config.start.games = 0;
+    config.anchors = vec![];
+    config.gate.games = 40;
+    config.gate.sprt = String::new();
+    let out = out_dir("warm");
+    stages(&config, &out, false).unwrap();
+    let init_of = |out: &PathBuf, g: usize| -> String {
+        let text = std::fs::read_to_string(out.join(format!("gen-00{g}/train/config.toml"))).unwrap();
+        let resolved: toml::Value = toml::from_str(&text).unwrap();
+        resolved["config"]["init"].as_str().unwrap().to_string()
+    };
+    assert_eq!(init_of(&out, 1), shipped.display().to_string());
+    // Generation 2 continues generation 1's candidate if the gate promoted
+    // it, and the shipped network otherwise (no network is best yet).
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let promoted = summary[1]["promoted"] == true;
+    let expected = if promoted { out.join("gen-001/candidate.alqnet") } else { shipped.clone() };
+    assert_eq!(init_of(&out, 2), expected.display().to_string());
+
+    let cold = PipelineConfig { warm_start: false, ..config.clone() };
+    let out = out_dir("cold");
+    stages(&cold, &out, false).unwrap();
+    assert_eq!(init_of(&out, 2), shipped.display().to_string());
+
+    // A bad `[train] init` is refused before any self-play.
+    let mut missing = config;
+    missing.train.init = "no-such-network.alqnet".to_string();
+    let out = out_dir("bad-init");
+    let err = stages(&missing, &out, false).unwrap_err();
+    assert!(err.contains("no-such-network.alqnet"), "{err}");
+    assert!(!out.join("gen-000/games.csv").exists());
+}
+
+/// With `start_network`, generation 0 plays with that network and the first
+/// candidate is gated against it (and, warm-started, trained from it).
+#[test]
+fn a_run_can_start_from_a_network() {
+    let shipped = std::fs::canonicalize("../../data/networks/default.alqnet").unwrap();
+    let mut config = tiny();
+    config.start_network = shipped.display().to_string();
+    config.warm_start = true;
+    config.train.hidden = vec![64, 16];
+    config.train.learning_rate = 1e-5;
+    config.train.min_learning_rate = 1e-6;
+    config.start.games = 0;
+    config.anchors = vec![];
+    let out = out_dir("start-network");
+    stages(&config, &out, false).unwrap();
+    let run = std::fs::read_to_string(out.join("gen-000/run.toml")).unwrap();
+    assert!(run.contains(&shipped.display().to_string()), "generation 0 plays with it: {run}");
+    let train = std::fs::read_to_string(out.join("gen-001/train/config.toml")).unwrap();
+    assert!(train.contains(&format!("init = \"{}\"", shipped.display())), "{train}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let id = alq_engine::Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap().id();
+    assert!(summary[0]["selfplay_player"].as_str().unwrap().contains(&id), "{}", summary[0]);
+
+    let mut missing = config;
+    missing.start_network = "no-such-start.alqnet".to_string();
+    let out = out_dir("bad-start");
+    let err = stages(&missing, &out, false).unwrap_err();
+    assert!(err.contains("no-such-start.alqnet"), "{err}");
+    assert!(!out.join("pipeline.toml").exists());
+}

@@ -50,6 +50,11 @@ pub struct TrainConfig {
     /// rules and tables built for other rules are refused, and the network
     /// file names it.
     pub rules: alq_engine::RuleSet,
+    /// A network file to start from instead of random weights (e.g.
+    /// `data/networks/default.alqnet`; empty: random). Its hidden widths,
+    /// output and rules must be those of this config. A lower
+    /// `learning_rate` suits it.
+    pub init: String,
 }
 
 impl Default for TrainConfig {
@@ -72,6 +77,7 @@ impl Default for TrainConfig {
             seed: 1,
             tablebase: String::new(),
             rules: alq_engine::RuleSet::BrainKing,
+            init: String::new(),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The value network in burn, and its export to the engine's format.
 
+use burn::module::Param;
 use burn::nn::{Linear, LinearConfig};
 use burn::prelude::*;
 use burn::tensor::activation::relu;
@@ -27,6 +28,26 @@ impl ValueNet {
         sizes.extend_from_slice(hidden);
         sizes.push(outputs);
         ValueNet { layers: sizes.windows(2).map(|w| LinearConfig::new(w[0], w[1]).init(device)).collect() }
+    }
+
+    /// A model holding the weights of `net`, to train further from them.
+    pub fn from_network(net: &Network, device: &Device) -> ValueNet {
+        ValueNet {
+            layers: net
+                .layers
+                .iter()
+                .map(|l| Linear {
+                    weight: Param::from_tensor(Tensor::<2>::from_data(
+                        TensorData::new(l.weights.clone(), [l.inputs, l.outputs]),
+                        device,
+                    )),
+                    bias: Some(Param::from_tensor(Tensor::<1>::from_data(
+                        TensorData::new(l.bias.clone(), [l.outputs]),
+                        device,
+                    ))),
+                })
+                .collect(),
+        }
     }
 
     /// `[batch, INPUTS]` features to `[batch, outputs]` logits.

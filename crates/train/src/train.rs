@@ -160,6 +160,9 @@ pub fn train(
     write_atomic(&config_path, toml::to_string_pretty(&resolved).expect("config serialises").as_bytes())
         .map_err(io(&config_path))?;
 
+    // The starting network, checked before the data is read; a resumed run
+    // continues from its checkpoint instead.
+    let initial = if state.is_none() { initial_network(config)? } else { None };
     let tables = match config.tablebase.trim() {
         "" => None,
         dir => {
@@ -181,7 +184,10 @@ pub fn train(
 
     let device = training_device().autodiff();
     device.seed(config.seed);
-    let mut model = ValueNet::with_outputs(&config.hidden, if config.wdl { 3 } else { 1 }, &device);
+    let mut model = match &initial {
+        None => ValueNet::with_outputs(&config.hidden, if config.wdl { 3 } else { 1 }, &device),
+        Some(net) => ValueNet::from_network(net, &device),
+    };
     let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
     let mut scheduler = CosineAnnealingLrSchedulerConfig::new(config.learning_rate, config.epochs * steps_per_epoch)
         .with_min_lr(config.min_learning_rate)
@@ -261,6 +267,32 @@ pub fn train(
         history: st.history,
         network: out.join("network.alqnet"),
     })
+}
+
+/// The network the config's `init` names (`None` when it names none),
+/// checked against the architecture and rules the config asks for.
+pub fn initial_network(config: &TrainConfig) -> Result<Option<alq_engine::Network>, TrainError> {
+    let init = config.init.trim();
+    if init.is_empty() {
+        return Ok(None);
+    }
+    let outputs = if config.wdl { 3 } else { 1 };
+    let bad = |problem: String| TrainError::Config(format!("init: {init}: {problem}"));
+    let bytes = std::fs::read(init).map_err(|e| bad(e.to_string()))?;
+    let net = alq_engine::Network::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
+    let found_outputs = net.layers.last().map_or(0, |l| l.outputs);
+    if net.hidden() != config.hidden || found_outputs != outputs {
+        return Err(bad(format!(
+            "the network has hidden widths {:?} and {found_outputs} output(s); the config asks for {:?} and {outputs} (wdl = {})",
+            net.hidden(),
+            config.hidden,
+            config.wdl
+        )));
+    }
+    if net.rules != config.rules {
+        return Err(bad(format!("the network was trained under {} rules, this run is {}", net.rules, config.rules)));
+    }
+    Ok(Some(net))
 }
 
 /// The device training runs on: burn's pure-Rust `flex` CPU backend, or

@@ -11,6 +11,14 @@ use rand_chacha::ChaCha8Rng;
 use alq_engine::{features, Network, Position, INPUTS};
 use alq_train::{train, TrainConfig, ValueNet};
 
+/// burn's random numbers come from one generator per process, seeded by
+/// each run: tests that draw from it run one at a time, so that each sees
+/// the numbers of its own seed whatever else runs.
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 fn positions(n: usize) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(8);
     let mut out = Vec::new();
@@ -29,6 +37,7 @@ fn positions(n: usize) -> Vec<Position> {
 
 #[test]
 fn burn_and_engine_forward_passes_agree() {
+    let _serial = one_at_a_time();
     let device = Device::flex();
     device.seed(5);
     let model = ValueNet::new(&[64, 16], &device);
@@ -54,6 +63,7 @@ fn burn_and_engine_forward_passes_agree() {
 /// score's logit, are what the engine computes from the exported file.
 #[test]
 fn burn_and_engine_agree_on_a_win_draw_loss_network() {
+    let _serial = one_at_a_time();
     let device = Device::flex();
     device.seed(6);
     let model = ValueNet::with_outputs(&[32, 8], 3, &device);
@@ -74,9 +84,11 @@ fn burn_and_engine_agree_on_a_win_draw_loss_network() {
 /// outputs, and what it learnt separates won from lost positions.
 #[test]
 fn a_win_draw_loss_network_trains() {
+    let _serial = one_at_a_time();
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
     let out = out_dir("wdl");
-    let config = TrainConfig { wdl: true, epochs: 30, batch_size: 32, learning_rate: 0.01, patience: 100, ..small_config() };
+    let config =
+        TrainConfig { wdl: true, epochs: 30, batch_size: 32, learning_rate: 0.01, patience: 100, ..small_config() };
     let summary = train(&config, &data, &out, false, |_| {}).unwrap();
     let losses: Vec<f64> = summary.history.iter().map(|m| m.train_loss).collect();
     assert!(losses[29] < losses[0], "training loss falls: {losses:?}");
@@ -91,7 +103,11 @@ fn a_win_draw_loss_network_trains() {
         let Some(winner) = g.winner() else { continue };
         for p in g.game.positions() {
             let v = net.forward(&features(p));
-            if p.side_to_move() == winner { won.push(v) } else { lost.push(v) }
+            if p.side_to_move() == winner {
+                won.push(v)
+            } else {
+                lost.push(v)
+            }
         }
     }
     let mean = |v: &[f32]| v.iter().sum::<f32>() / v.len() as f32;
@@ -117,6 +133,7 @@ fn small_config() -> TrainConfig {
 
 #[test]
 fn training_writes_metrics_checkpoints_and_a_network_and_resumes() {
+    let _serial = one_at_a_time();
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
     let out = out_dir("run");
     let config = small_config();
@@ -148,6 +165,7 @@ fn training_writes_metrics_checkpoints_and_a_network_and_resumes() {
 
 #[test]
 fn bad_configs_and_data_are_refused() {
+    let _serial = one_at_a_time();
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
     let bad = TrainConfig { hidden: vec![], ..small_config() };
     assert!(train(&bad, &data, &out_dir("bad"), false, |_| {}).unwrap_err().to_string().contains("hidden"));
@@ -161,9 +179,15 @@ fn bad_configs_and_data_are_refused() {
 
 #[test]
 fn tables_give_exact_targets_and_their_share_is_counted() {
+    let _serial = one_at_a_time();
     use alq_engine::Exact;
     let tb = out_dir("tables");
-    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 4, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
+    alq_tablebase::build(
+        &tb,
+        &alq_tablebase::BuildOptions { pieces: 4, shard: None, rules: alq_engine::RuleSet::BrainKing },
+        &mut |_| {},
+    )
+    .unwrap();
     let tables = alq_tablebase::Tablebase::open(&tb).unwrap();
     let dyn_tables: &dyn alq_engine::EndgameTables = &tables;
     // Exact targets follow the tables, side to move's view; bigger positions get none.
@@ -197,4 +221,42 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     let bad = TrainConfig { tablebase: "/no/such/tables".into(), ..small_config() };
     let err = train(&bad, &data, &out_dir("bad-tables"), false, |_| {}).unwrap_err().to_string();
     assert!(err.contains("tablebase") && err.contains("/no/such/tables"), "{err}");
+}
+
+/// A run that starts from a network's weights (`init`) starts where that
+/// network is: the model holds exactly its weights, and with a learning rate
+/// too small to move far, it ends far better than the same run from random
+/// weights. A network of another shape or a missing file is refused by name.
+#[test]
+fn training_can_start_from_a_network() {
+    let _serial = one_at_a_time();
+    let shipped = PathBuf::from("../../data/networks/default.alqnet");
+    let net = Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap();
+    assert_eq!(ValueNet::from_network(&net, &Device::flex()).export(), net);
+
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let still =
+        TrainConfig { hidden: net.hidden(), epochs: 1, learning_rate: 1e-6, min_learning_rate: 1e-7, ..small_config() };
+    let random = train(&still, &data, &out_dir("init-random"), false, |_| {}).unwrap();
+    let warm_config = TrainConfig { init: shipped.display().to_string(), ..still.clone() };
+    let warm = train(&warm_config, &data, &out_dir("init-warm"), false, |_| {}).unwrap();
+    assert!(
+        warm.best_validation_loss < random.best_validation_loss - 0.01,
+        "from the shipped network {} against random weights {}",
+        warm.best_validation_loss,
+        random.best_validation_loss
+    );
+
+    let other_shape = TrainConfig { hidden: vec![16, 8], ..warm_config.clone() };
+    let err = train(&other_shape, &data, &out_dir("init-shape"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("init") && err.contains("[64, 16]") && err.contains("[16, 8]"), "{err}");
+    let other_output = TrainConfig { wdl: true, ..warm_config.clone() };
+    let err = train(&other_output, &data, &out_dir("init-wdl"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("1 output(s)") && err.contains("wdl = true"), "{err}");
+    let other_rules = TrainConfig { rules: alq_engine::RuleSet::Classic, ..warm_config.clone() };
+    let err = train(&other_rules, &data, &out_dir("init-rules"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("rules"), "{err}");
+    let missing = TrainConfig { init: "no-such.alqnet".into(), ..still };
+    let err = train(&missing, &data, &out_dir("init-missing"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("no-such.alqnet"), "{err}");
 }
