@@ -8,6 +8,12 @@ fn esc(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
+/// A player's name (`nn:75069d390240bd9e@nodes=1000`) escaped, with line
+/// breaks allowed before `@` and after `,` only, never inside a token.
+fn esc_name(text: &str) -> String {
+    esc(text).replace('@', "<wbr>@").replace(',', ",<wbr>")
+}
+
 fn pct(x: f64) -> String {
     format!("{:.2} %", 100.0 * x)
 }
@@ -41,12 +47,13 @@ const GROUP_HEAD: &str = "<th>games</th><th>White wins</th><th>Black wins</th><t
     <th>White's score, 95 % interval</th><th>avg plies</th>";
 
 const STYLE: &str = "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}\
-table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:4px 8px;text-align:right;white-space:nowrap}\
-td:first-child,th:first-child{text-align:left}th{background:#f3f3f3}\
+table{border-collapse:collapse;margin:1em 0;font-size:90%}\
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:right;white-space:nowrap}\
+td:first-child,th:first-child{text-align:left}th{background:#f3f3f3;white-space:normal}\
 details{margin-left:1.2em}summary{cursor:pointer;font-family:monospace;white-space:pre}\
 .leaf{margin-left:2.4em;font-family:monospace;white-space:pre}.note{color:#555;font-size:90%}\
 figure{margin:1em 0}.headline{font-size:120%;background:#eef4fb;border-left:4px solid #36c;padding:.6em 1em}\
-td.wrap{white-space:normal;min-width:12em;max-width:24em;overflow-wrap:anywhere}";
+td.wrap{white-space:normal;min-width:8em;max-width:16em}td.wrap,th.wrap{text-align:left}";
 
 /// A node's label: its own moves (the choice, then any forced plies in
 /// brackets) and its results.
@@ -109,19 +116,19 @@ pub fn study_section(study: &StudySummary, svg: &str) -> String {
     h += "<p>Each rung's player plays itself from the standard start; games differ only by choices among near-best \
           moves in their first plies. Rates are over all games (Wilson 95 % intervals); White's score is over the \
           games that ended by the rules, with an interval that handles draws; unfinished games reached the ply cap.</p>";
-    let _ = write!(h, "<table><tr><th>rung</th><th>player</th>{GROUP_HEAD}<th>distinct games</th><th>best first move</th></tr>");
+    let _ = write!(h, "<table><tr><th>rung</th><th class=\"wrap\">player</th>{GROUP_HEAD}<th>distinct games</th><th>best first move</th></tr>");
     for r in &study.rungs {
         let _ = write!(
             h,
             "<tr><td>{}</td><td class=\"wrap\">{}</td>{}<td>{}</td><td>{}</td></tr>",
             r.rung + 1,
-            esc(&r.player),
+            esc_name(&r.player),
             group_cells(&r.results),
             r.distinct_games,
             esc(r.best_first_move.as_deref().unwrap_or("–"))
         );
     }
-    let _ = write!(h, "<tr><td>–</td><td>BrainKing humans</td>{}<td>–</td><td>–</td></tr></table>", group_cells(&study.brainking));
+    let _ = write!(h, "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td>{}<td>–</td><td>–</td></tr></table>", group_cells(&study.brainking));
     let _ = write!(h, "<figure id=\"strength.svg\">{}</figure>", inline_svg(svg));
     let _ = write!(
         h,
@@ -175,14 +182,14 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
 }
 
 fn pairing_table(h: &mut String, pairings: &[crate::Pairing], prefix: &str) {
-    let _ = write!(h, "<table><tr><th>#</th><th>White</th><th>Black</th>{GROUP_HEAD}</tr>");
+    let _ = write!(h, "<table><tr><th>#</th><th class=\"wrap\">White</th><th class=\"wrap\">Black</th>{GROUP_HEAD}</tr>");
     for (i, p) in pairings.iter().enumerate() {
         let _ = write!(
             h,
             "<tr><td>{prefix}{}</td><td class=\"wrap\">{}</td><td class=\"wrap\">{}</td>{}</tr>",
             i + 1,
-            esc(&p.white),
-            esc(&p.black),
+            esc_name(&p.white),
+            esc_name(&p.black),
             group_cells(&p.results)
         );
     }
@@ -236,7 +243,7 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
             let _ = write!(
                 h,
                 "<tr><td class=\"wrap\">{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:+.4} {}</td><td>{:+.4} {}</td></tr>",
-                esc(&c.engine),
+                esc_name(&c.engine),
                 c.engine_games,
                 c.engine_white_score.rate,
                 c.human_white_score.rate,

@@ -54,6 +54,9 @@ fn report_matches_the_reviewed_files() {
     assert!(html.contains("Games from randomised openings"));
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"), "no external assets");
     assert!(html.contains("<details>"), "an expandable opening tree");
+    // Player names break only before `@`, never inside a token.
+    assert!(html.contains(">hce<wbr>@nodes=300<"), "player names may break before @");
+    assert!(!html.contains("overflow-wrap:anywhere"));
 }
 
 /// Counts of one kind of games, made from the raw CSV.
