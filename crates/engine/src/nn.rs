@@ -379,10 +379,7 @@ mod kernels {
 }
 
 fn parse_description(description: &str) -> Result<(Vec<usize>, RuleSet), NetworkError> {
-    let bad = |problem: &str| NetworkError::Architecture {
-        description: description.to_string(),
-        problem: problem.to_string(),
-    };
+    let bad = |problem: &str| NetworkError::Architecture { description: description.to_string(), problem: problem.to_string() };
     let mut inputs = None;
     let mut layers = None;
     let mut rules = RuleSet::BrainKing;

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use alq_engine::{
-    features, Evaluator, Game, GameConfig, Limits, Network, NetworkError, NnEvaluator, Position, SearchConfig,
-    Searcher, Side, INPUTS,
+    features, Evaluator, Game, GameConfig, Limits, Network, NetworkError, NnEvaluator, Position, SearchConfig, Searcher,
+    Side, INPUTS,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -186,12 +186,7 @@ fn a_win_draw_loss_network_scores_its_expected_result() {
 /// outputs, along random games and in a search.
 #[test]
 fn vector_and_baseline_evaluators_agree_exactly() {
-    let nets = [
-        random_network(&[128, 32], 11),
-        random_network(&[37, 13, 5], 12),
-        random_network_with_outputs(&[64, 24], 3, 13),
-    ];
-    for net in nets {
+    for net in networks_of_every_shape(11) {
         let net = Arc::new(net);
         let mut fast = NnEvaluator::new(net.clone());
         let mut portable = NnEvaluator::portable(net.clone());
@@ -226,6 +221,16 @@ fn vector_and_baseline_evaluators_agree_exactly() {
     }
 }
 
+/// Random networks whose widths fill whole vector blocks (128, 32) and leave
+/// remainders (37, 13, 5), with scalar and win/draw/loss outputs.
+fn networks_of_every_shape(seed: u64) -> [Network; 3] {
+    [
+        random_network(&[128, 32], seed),
+        random_network(&[37, 13, 5], seed + 1),
+        random_network_with_outputs(&[64, 24], 3, seed + 2),
+    ]
+}
+
 /// Every layer as a plain triple loop over all inputs, in input order.
 fn naive_output(net: &Network, features: &[f32]) -> Vec<f32> {
     let mut current = features.to_vec();
@@ -251,13 +256,8 @@ fn naive_output(net: &Network, features: &[f32]) -> Vec<f32> {
 /// changes no result.
 #[test]
 fn the_forward_pass_equals_the_plain_definition_exactly() {
-    let nets = [
-        random_network(&[128, 32], 21),
-        random_network(&[37, 13, 5], 22),
-        random_network_with_outputs(&[64, 24], 3, 23),
-    ];
     let mut rng = ChaCha8Rng::seed_from_u64(9);
-    for net in nets {
+    for net in networks_of_every_shape(21) {
         for _ in 0..20 {
             let mut pos = Position::start();
             for _ in 0..40 {

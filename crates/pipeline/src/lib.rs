@@ -515,17 +515,17 @@ pub fn run_pipeline(
     if config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists() {
         alq_train::initial_network(&config.train).map_err(|e| PipelineError::Invalid(format!("[train] {e}")))?;
     }
+    // The start network is read and checked as any player's network is.
     let mut best: Option<PathBuf> = match config.start_network.trim() {
         "" => None,
         start => {
-            let path = PathBuf::from(start);
-            let bad = |e: String| PipelineError::Invalid(format!("start_network: {start}: {e}"));
-            let net = alq_engine::Network::from_bytes(&std::fs::read(&path).map_err(|e| bad(e.to_string()))?)
-                .map_err(|e| bad(e.to_string()))?;
-            if net.rules != config.rules {
-                return Err(bad(format!("a network for {} rules, this run is {}", net.rules, config.rules)));
+            let bad = |e: String| PipelineError::Invalid(format!("start_network: {e}"));
+            let spec = alq_selfplay::EvalSpec::parse(start).map_err(|e| bad(e.to_string()))?;
+            if !matches!(spec, alq_selfplay::EvalSpec::Network(_)) || start == "nn" {
+                return Err(bad(format!("{start:?} is not a network file (.alqnet)")));
             }
-            Some(path)
+            spec.check_rules(config.rules).map_err(bad)?;
+            Some(PathBuf::from(start))
         }
     };
     std::fs::create_dir_all(out).map_err(io(out))?;
