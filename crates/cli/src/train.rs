@@ -70,6 +70,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                 bar.set_position(samples);
                 bar.set_message(format!("loss {loss:.5}"));
             }
+            Event::Widened { from, to } => {
+                bar.println(format!("widened the init network's hidden layers from {from:?} to {to:?} (it computes the same)"))
+            }
             Event::EpochEnd(m) => bar.println(format!(
                 "epoch {}: train loss {:.5}, validation loss {:.5}, lr {:.2e}, {:.0} samples/s",
                 m.epoch, m.train_loss, m.validation_loss, m.learning_rate, m.samples_per_second

@@ -701,7 +701,7 @@ fn train_candidate(
         Event::Counted { train_samples, .. } => total = train_samples,
         Event::EpochStart { epoch, epochs } => on_event(PipelineEvent::Epoch { epoch, epochs, samples: total }),
         Event::Batch { samples, loss } => on_event(PipelineEvent::Progress { done: samples, note: format!("loss {loss:.5}") }),
-        Event::EpochEnd(_) => {}
+        Event::EpochEnd(_) | Event::Widened { .. } => {}
     })?;
     let copy = |from: PathBuf, to: PathBuf| std::fs::copy(&from, &to).map(|_| ()).map_err(io(&to));
     copy(train_dir.join("network.alqnet"), dir.join("candidate.alqnet.tmp"))?;

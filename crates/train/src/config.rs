@@ -51,9 +51,11 @@ pub struct TrainConfig {
     /// file names it.
     pub rules: alq_engine::RuleSet,
     /// A network file to start from instead of random weights (e.g.
-    /// `data/networks/default.alqnet`; empty: random). Its hidden widths,
-    /// output and rules must be those of this config. A lower
-    /// `learning_rate` suits it.
+    /// `data/networks/default.alqnet`; empty: random). Its output, number
+    /// of hidden layers and rules must be those of this config; a hidden
+    /// width narrower than this config's is widened without changing what
+    /// the network computes (new units with zero weights into the old ones,
+    /// see `widen`). A lower `learning_rate` suits it.
     pub init: String,
 }
 

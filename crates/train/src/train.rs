@@ -64,6 +64,8 @@ pub enum Event<'a> {
     EpochStart { epoch: usize, epochs: usize },
     Batch { samples: u64, loss: f64 },
     EpochEnd(&'a EpochMetrics),
+    /// The `init` network had narrower hidden layers and was widened.
+    Widened { from: Vec<usize>, to: Vec<usize> },
 }
 
 /// The outcome of a run.
@@ -186,7 +188,12 @@ pub fn train(
     device.seed(config.seed);
     let mut model = match &initial {
         None => ValueNet::with_outputs(&config.hidden, if config.wdl { 3 } else { 1 }, &device),
-        Some(net) => ValueNet::from_network(net, &device),
+        Some(init) => {
+            if let Some(from) = &init.widened_from {
+                progress(Event::Widened { from: from.clone(), to: config.hidden.clone() });
+            }
+            ValueNet::from_network(&init.network, &device)
+        }
     };
     let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
     let mut scheduler = CosineAnnealingLrSchedulerConfig::new(config.learning_rate, config.epochs * steps_per_epoch)
@@ -269,9 +276,20 @@ pub fn train(
     })
 }
 
+/// The network a run starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct InitialNetwork {
+    /// The network, in the config's widths.
+    pub network: alq_engine::Network,
+    /// The file's hidden widths when they were narrower and the network was
+    /// widened (without changing what it computes).
+    pub widened_from: Option<Vec<usize>>,
+}
+
 /// The network the config's `init` names (`None` when it names none),
-/// checked against the architecture and rules the config asks for.
-pub fn initial_network(config: &TrainConfig) -> Result<Option<alq_engine::Network>, TrainError> {
+/// checked against the architecture and rules the config asks for, and
+/// widened to the config's hidden widths where they are wider.
+pub fn initial_network(config: &TrainConfig) -> Result<Option<InitialNetwork>, TrainError> {
     let init = config.init.trim();
     if init.is_empty() {
         return Ok(None);
@@ -281,9 +299,11 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<alq_engine::Networ
     let bytes = std::fs::read(init).map_err(|e| bad(e.to_string()))?;
     let net = alq_engine::Network::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let found_outputs = net.layers.last().map_or(0, |l| l.outputs);
-    if net.hidden() != config.hidden || found_outputs != outputs {
+    let narrower = net.hidden().len() == config.hidden.len() && net.hidden().iter().zip(&config.hidden).all(|(o, n)| o <= n);
+    if !narrower || found_outputs != outputs {
         return Err(bad(format!(
-            "the network has hidden widths {:?} and {found_outputs} output(s); the config asks for {:?} and {outputs} (wdl = {})",
+            "the network has hidden widths {:?} and {found_outputs} output(s); the config asks for {:?} and {outputs} (wdl = {}): \
+             the outputs and the number of hidden layers must match, and no hidden width may be narrower than the network's",
             net.hidden(),
             config.hidden,
             config.wdl
@@ -292,7 +312,10 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<alq_engine::Networ
     if net.rules != config.rules {
         return Err(bad(format!("the network was trained under {} rules, this run is {}", net.rules, config.rules)));
     }
-    Ok(Some(net))
+    // A narrower network is widened without changing what it computes.
+    let widened_from = (net.hidden() != config.hidden).then(|| net.hidden());
+    let network = crate::widen::widen(&net, &config.hidden, config.seed).map_err(bad)?;
+    Ok(Some(InitialNetwork { network, widened_from }))
 }
 
 /// The device training runs on: burn's pure-Rust `flex` CPU backend, or

@@ -247,9 +247,38 @@ fn training_can_start_from_a_network() {
         random.best_validation_loss
     );
 
+    // A wider config widens the network without changing what it computes,
+    // so the run starts where the shipped network is, as the warm one does.
+    let wide_config = TrainConfig { hidden: vec![96, 24], ..warm_config.clone() };
+    let init = alq_train::initial_network(&wide_config).unwrap().unwrap();
+    assert_eq!(init.widened_from, Some(vec![64, 16]));
+    let widened = init.network;
+    assert_eq!(widened.hidden(), vec![96, 24]);
+    let board = alq_engine::Position::start();
+    let features = alq_engine::features(&board);
+    let (a, b) = (net.forward(&features), widened.forward(&features));
+    assert!((a - b).abs() < 1e-5, "shipped {a}, widened {b}");
+    let mut announced = None;
+    let wide = train(&wide_config, &data, &out_dir("init-wide"), false, |e| {
+        if let alq_train::Event::Widened { from, to } = e {
+            announced = Some((from, to));
+        }
+    })
+    .unwrap();
+    assert_eq!(announced, Some((vec![64, 16], vec![96, 24])));
+    assert!(
+        wide.best_validation_loss < random.best_validation_loss - 0.01,
+        "widened from the shipped network {} against random weights {}",
+        wide.best_validation_loss,
+        random.best_validation_loss
+    );
+
     let other_shape = TrainConfig { hidden: vec![16, 8], ..warm_config.clone() };
     let err = train(&other_shape, &data, &out_dir("init-shape"), false, |_| {}).unwrap_err().to_string();
     assert!(err.contains("init") && err.contains("[64, 16]") && err.contains("[16, 8]"), "{err}");
+    let other_depth = TrainConfig { hidden: vec![64, 16, 8], ..warm_config.clone() };
+    let err = train(&other_depth, &data, &out_dir("init-depth"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("number of hidden layers") && err.contains("[64, 16, 8]"), "{err}");
     let other_output = TrainConfig { wdl: true, ..warm_config.clone() };
     let err = train(&other_output, &data, &out_dir("init-wdl"), false, |_| {}).unwrap_err().to_string();
     assert!(err.contains("1 output(s)") && err.contains("wdl = true"), "{err}");

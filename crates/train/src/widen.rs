@@ -1,0 +1,107 @@
+//! Function-preserving widening (the Net2Net idea): a network with more
+//! hidden units that computes exactly what a narrower one computes, so that
+//! training can continue from a network into a larger architecture.
+//!
+//! Every new unit gets random incoming weights and bias (burn's default
+//! range for a linear layer, `±1/sqrt(fan_in)`), and every weight from a new
+//! unit into an old unit is zero. The old units therefore see exactly the
+//! inputs they saw before, the output layer keeps its width, and the
+//! network's output is unchanged; the new units start learning as soon as
+//! training moves their zero outgoing weights.
+
+use alq_engine::{Layer, Network};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// `net` widened to the hidden widths `hidden` (same depth, each width at
+/// least the old one), with the new units' weights drawn from `seed`.
+pub fn widen(net: &Network, hidden: &[usize], seed: u64) -> Result<Network, String> {
+    let old = net.hidden();
+    if old.len() != hidden.len() || old.iter().zip(hidden).any(|(o, n)| n < o) {
+        return Err(format!(
+            "cannot widen hidden widths {old:?} to {hidden:?}: the depth must be the same and no width may shrink"
+        ));
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let last = net.layers.len() - 1;
+    let layers = net
+        .layers
+        .iter()
+        .enumerate()
+        .map(|(k, layer)| {
+            let inputs = if k == 0 { layer.inputs } else { hidden[k - 1] };
+            let outputs = if k == last { layer.outputs } else { hidden[k] };
+            let bound = 1.0 / (inputs as f32).sqrt();
+            let mut wide = Layer::zeros(inputs, outputs);
+            for i in 0..inputs {
+                for o in 0..outputs {
+                    wide.weights[i * outputs + o] = if i < layer.inputs && o < layer.outputs {
+                        layer.weights[i * layer.outputs + o]
+                    } else if o < layer.outputs {
+                        // A new unit into an old one: nothing, so the old
+                        // units compute what they computed.
+                        0.0
+                    } else {
+                        rng.gen_range(-bound..bound)
+                    };
+                }
+            }
+            for o in 0..outputs {
+                wide.bias[o] = if o < layer.outputs { layer.bias[o] } else { rng.gen_range(-bound..bound) };
+            }
+            wide
+        })
+        .collect();
+    Ok(Network { layers, rules: net.rules })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alq_engine::INPUTS;
+
+    fn random_net(hidden: &[usize], seed: u64) -> Network {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut net = Network::zeros(hidden);
+        for layer in &mut net.layers {
+            for w in layer.weights.iter_mut().chain(layer.bias.iter_mut()) {
+                *w = rng.gen_range(-0.5..0.5);
+            }
+        }
+        net
+    }
+
+    #[test]
+    fn widening_keeps_the_output_and_adds_live_units() {
+        let net = random_net(&[16, 8], 3);
+        let wide = widen(&net, &[40, 24], 9).unwrap();
+        assert_eq!(wide.hidden(), vec![40, 24]);
+        assert_eq!(wide.layers.last().unwrap().outputs, 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        for _ in 0..200 {
+            let features: Vec<f32> = (0..INPUTS).map(|_| if rng.gen_bool(0.4) { 1.0 } else { 0.0 }).collect();
+            let (a, b) = (net.forward(&features), wide.forward(&features));
+            assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} != {b}");
+        }
+        // The new units are not dead: their incoming weights are drawn.
+        let first = &wide.layers[0];
+        assert!((0..INPUTS).any(|i| first.weights[i * 40 + 39] != 0.0));
+        assert!(wide.layers[1].bias[23] != 0.0);
+        // And the same seed gives the same network.
+        assert_eq!(widen(&net, &[40, 24], 9).unwrap(), wide);
+        assert_ne!(widen(&net, &[40, 24], 10).unwrap(), wide);
+    }
+
+    #[test]
+    fn widening_to_the_same_widths_changes_nothing() {
+        let net = random_net(&[12, 4], 1);
+        assert_eq!(widen(&net, &[12, 4], 2).unwrap(), net);
+    }
+
+    #[test]
+    fn shrinking_or_changing_depth_is_refused() {
+        let net = random_net(&[16, 8], 3);
+        assert!(widen(&net, &[8, 8], 1).unwrap_err().contains("no width may shrink"));
+        assert!(widen(&net, &[16, 8, 4], 1).unwrap_err().contains("depth"));
+    }
+}
