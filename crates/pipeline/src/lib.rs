@@ -252,7 +252,9 @@ pub struct PipelineConfig {
     /// weights) instead of starting from `[train] init` (random weights when
     /// that is empty), so that what earlier generations learned is kept, as
     /// in lc0's and KataGo's continued training. Until a network is
-    /// promoted, candidates start from `[train] init`.
+    /// promoted, candidates start from `start_network` when it is set, else
+    /// from `[train] init`. A best network narrower than `[train] hidden` is
+    /// widened first without changing what it computes.
     pub warm_start: bool,
     /// Self-play of every generation (its `player` is set by the pipeline:
     /// `hce` for generation 0, the best network after; its seed is offset by
@@ -525,6 +527,12 @@ pub fn run_pipeline(
                 return Err(bad(format!("{start:?} is not a network file (.alqnet)")));
             }
             spec.check_rules(config.rules).map_err(bad)?;
+            // Warm-started, the first candidate trains from it: its shape
+            // must suit [train] (it may be narrower: it is then widened).
+            if config.warm_start && config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists() {
+                let from_start = TrainConfig { init: start.to_string(), ..config.train.clone() };
+                alq_train::initial_network(&from_start).map_err(|e| bad(format!("with warm_start, [train] hidden: {e}")))?;
+            }
             Some(PathBuf::from(start))
         }
     };

@@ -166,7 +166,8 @@ fn a_run_can_start_from_a_network() {
     let mut config = tiny();
     config.start_network = shipped.display().to_string();
     config.warm_start = true;
-    config.train.hidden = vec![64, 16];
+    // Wider than the shipped 64-16: the first candidate trains from it widened.
+    config.train.hidden = vec![96, 24];
     config.train.learning_rate = 1e-5;
     config.train.min_learning_rate = 1e-6;
     config.start.games = 0;
@@ -181,6 +182,16 @@ fn a_run_can_start_from_a_network() {
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let id = alq_engine::Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap().id();
     assert!(summary[0]["selfplay_player"].as_str().unwrap().contains(&id), "{}", summary[0]);
+    let candidate = alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
+    assert_eq!(candidate.hidden(), vec![96, 24]);
+
+    // A start network the candidates cannot train from is refused before any game.
+    let mut deeper = config.clone();
+    deeper.train.hidden = vec![64, 16, 8];
+    let out = out_dir("start-deeper");
+    let err = stages(&deeper, &out, false).unwrap_err();
+    assert!(err.contains("start_network") && err.contains("[64, 16, 8]"), "{err}");
+    assert!(!out.join("pipeline.toml").exists());
 
     let mut missing = config;
     missing.start_network = "no-such-start.alqnet".to_string();

@@ -299,11 +299,11 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<InitialNetwork>, T
     let bytes = std::fs::read(init).map_err(|e| bad(e.to_string()))?;
     let net = alq_engine::Network::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let found_outputs = net.layers.last().map_or(0, |l| l.outputs);
-    let narrower = net.hidden().len() == config.hidden.len() && net.hidden().iter().zip(&config.hidden).all(|(o, n)| o <= n);
-    if !narrower || found_outputs != outputs {
+    let fits = net.hidden().len() == config.hidden.len() && net.hidden().iter().zip(&config.hidden).all(|(o, n)| o <= n);
+    if !fits || found_outputs != outputs {
         return Err(bad(format!(
             "the network has hidden widths {:?} and {found_outputs} output(s); the config asks for {:?} and {outputs} (wdl = {}): \
-             the outputs and the number of hidden layers must match, and no hidden width may be narrower than the network's",
+             the outputs and the number of hidden layers must match, and the config's hidden widths may not be narrower than the network's",
             net.hidden(),
             config.hidden,
             config.wdl

@@ -1,6 +1,8 @@
-//! Function-preserving widening (the Net2Net idea): a network with more
-//! hidden units that computes exactly what a narrower one computes, so that
-//! training can continue from a network into a larger architecture.
+//! Function-preserving widening (the idea of Net2Net's wider networks, here
+//! with zero weights out of the new units rather than copied units): a
+//! network with more hidden units that computes exactly what a narrower one
+//! computes, so that training can continue from a network into a larger
+//! architecture.
 //!
 //! Every new unit gets random incoming weights and bias (burn's default
 //! range for a linear layer, `±1/sqrt(fan_in)`), and every weight from a new
@@ -72,7 +74,7 @@ mod tests {
     }
 
     #[test]
-    fn widening_keeps_the_output_and_adds_live_units() {
+    fn widening_keeps_the_output_exactly_and_draws_the_new_units() {
         let net = random_net(&[16, 8], 3);
         let wide = widen(&net, &[40, 24], 9).unwrap();
         assert_eq!(wide.hidden(), vec![40, 24]);
@@ -80,16 +82,47 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         for _ in 0..200 {
             let features: Vec<f32> = (0..INPUTS).map(|_| if rng.gen_bool(0.4) { 1.0 } else { 0.0 }).collect();
-            let (a, b) = (net.forward(&features), wide.forward(&features));
-            assert!((a - b).abs() <= 1e-5 * a.abs().max(1.0), "{a} != {b}");
+            // The old units' sums gain only exact zeros, in the same order.
+            assert_eq!(net.forward(&features), wide.forward(&features));
         }
-        // The new units are not dead: their incoming weights are drawn.
+        // The new units have drawn incoming weights and biases.
         let first = &wide.layers[0];
         assert!((0..INPUTS).any(|i| first.weights[i * 40 + 39] != 0.0));
         assert!(wide.layers[1].bias[23] != 0.0);
         // And the same seed gives the same network.
         assert_eq!(widen(&net, &[40, 24], 9).unwrap(), wide);
         assert_ne!(widen(&net, &[40, 24], 10).unwrap(), wide);
+    }
+
+    /// The search's incremental evaluator sees the same network: the
+    /// shipped network and its widening search alike, node for node.
+    #[test]
+    fn a_widened_network_searches_exactly_as_the_original() {
+        use alq_engine::{Evaluator, Game, GameConfig, Limits, NnEvaluator, Position, SearchConfig, Searcher};
+        use rand::seq::SliceRandom;
+        use std::sync::Arc;
+        let bytes = std::fs::read("../../data/networks/default.alqnet").unwrap();
+        let net = Arc::new(Network::from_bytes(&bytes).unwrap());
+        let wide = Arc::new(widen(&net, &[128, 32], 1).unwrap());
+        let (mut a, mut b) = (NnEvaluator::new(net.clone()), NnEvaluator::new(wide.clone()));
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut pos = Position::start();
+        a.reset(&pos);
+        b.reset(&pos);
+        for _ in 0..60 {
+            let Some(&mv) = pos.legal_moves().choose(&mut rng) else { break };
+            let next = pos.play(mv);
+            a.make(&pos, mv, &next);
+            b.make(&pos, mv, &next);
+            pos = next;
+            assert_eq!(a.evaluate(&pos), b.evaluate(&pos), "on {pos}");
+        }
+        let game = Game::new(Position::start(), GameConfig::default());
+        let search = |e: NnEvaluator| {
+            let r = Searcher::new(e, SearchConfig::default()).search(&game, Limits::nodes(20_000), |_| {});
+            (r.best, r.score, r.nodes, r.pv)
+        };
+        assert_eq!(search(NnEvaluator::new(net)), search(NnEvaluator::new(wide)));
     }
 
     #[test]

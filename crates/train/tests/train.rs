@@ -266,6 +266,10 @@ fn training_can_start_from_a_network() {
     })
     .unwrap();
     assert_eq!(announced, Some((vec![64, 16], vec![96, 24])));
+    // Training moved the new units' weights into the output off zero.
+    let trained = Network::from_bytes(&std::fs::read(&wide.network).unwrap()).unwrap();
+    assert_eq!(trained.hidden(), vec![96, 24]);
+    assert!(trained.layers[2].weights[16..24].iter().all(|&w| w != 0.0), "{:?}", &trained.layers[2].weights[16..]);
     assert!(
         wide.best_validation_loss < random.best_validation_loss - 0.01,
         "widened from the shipped network {} against random weights {}",
