@@ -513,8 +513,11 @@ pub fn run_pipeline(
 ) -> Result<PipelineOutcome, PipelineError> {
     config.validate().map_err(PipelineError::Invalid)?;
     let config = &config.resolved();
-    // A bad `[train] init` is found now, not after generation 0's self-play.
-    if config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists() {
+    // The first candidate's starting network is checked now, not after
+    // generation 0's self-play (unless that candidate exists already).
+    let first_candidate_due = config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists();
+    // A bad `[train] init` is found now.
+    if first_candidate_due {
         alq_train::initial_network(&config.train).map_err(|e| PipelineError::Invalid(format!("[train] {e}")))?;
     }
     // The start network is read and checked as any player's network is.
@@ -529,7 +532,7 @@ pub fn run_pipeline(
             spec.check_rules(config.rules).map_err(bad)?;
             // Warm-started, the first candidate trains from it: its shape
             // must suit [train] (it may be narrower: it is then widened).
-            if config.warm_start && config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists() {
+            if config.warm_start && first_candidate_due {
                 let from_start = TrainConfig { init: start.to_string(), ..config.train.clone() };
                 alq_train::initial_network(&from_start).map_err(|e| bad(format!("with warm_start, [train] hidden: {e}")))?;
             }

@@ -299,20 +299,17 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<InitialNetwork>, T
     let bytes = std::fs::read(init).map_err(|e| bad(e.to_string()))?;
     let net = alq_engine::Network::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
     let found_outputs = net.layers.last().map_or(0, |l| l.outputs);
-    let fits = net.hidden().len() == config.hidden.len() && net.hidden().iter().zip(&config.hidden).all(|(o, n)| o <= n);
-    if !fits || found_outputs != outputs {
+    if found_outputs != outputs {
         return Err(bad(format!(
-            "the network has hidden widths {:?} and {found_outputs} output(s); the config asks for {:?} and {outputs} (wdl = {}): \
-             the outputs and the number of hidden layers must match, and the config's hidden widths may not be narrower than the network's",
-            net.hidden(),
-            config.hidden,
+            "the network has {found_outputs} output(s); the config asks for {outputs} (wdl = {})",
             config.wdl
         )));
     }
     if net.rules != config.rules {
         return Err(bad(format!("the network was trained under {} rules, this run is {}", net.rules, config.rules)));
     }
-    // A narrower network is widened without changing what it computes.
+    // A narrower network is widened without changing what it computes;
+    // `widen` refuses another number of hidden layers or a narrower config.
     let widened_from = (net.hidden() != config.hidden).then(|| net.hidden());
     let network = crate::widen::widen(&net, &config.hidden, config.seed).map_err(bad)?;
     Ok(Some(InitialNetwork { network, widened_from }))

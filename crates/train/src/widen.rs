@@ -21,7 +21,8 @@ pub fn widen(net: &Network, hidden: &[usize], seed: u64) -> Result<Network, Stri
     let old = net.hidden();
     if old.len() != hidden.len() || old.iter().zip(hidden).any(|(o, n)| n < o) {
         return Err(format!(
-            "cannot widen hidden widths {old:?} to {hidden:?}: the depth must be the same and no width may shrink"
+            "cannot widen hidden widths {old:?} to the config's {hidden:?}: the number of hidden layers (the depth) \
+             must be the same and no width may shrink"
         ));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
