@@ -162,6 +162,14 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let (report, games) = report;
     print_report(&report);
+    let pairs = report.games.div_ceil(2);
+    if !matches!(config.openings, OpeningSource::Random(_)) && pairs > report.openings as u64 {
+        eprintln!(
+            "note: {pairs} pairs over {} openings: players searching to fixed nodes or depth are deterministic, \
+             so a repeated opening repeats its games and the interval above is narrower than the evidence",
+            report.openings
+        );
+    }
     if let Some(path) = &args.save_games {
         if path.exists() {
             bail!("{} exists; choose a new file for --save-games", path.display());

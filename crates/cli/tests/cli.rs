@@ -99,6 +99,13 @@ fn match_writes_json() {
         assert!(value.get(key).is_some(), "missing {key}");
     }
     assert_eq!(value["games"], 8);
+    // 4 pairs over the 6 positions 3 plies deep: no note.
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("repeated opening"));
+    // 6 pairs over the 5 positions 2 plies deep: the match plays, and says
+    // that its interval counts repeated games.
+    let out = alq(&["match", "--a", "hce@nodes=50", "--b", "hce@nodes=60", "--games", "12", "--openings", "2", "--quiet"]);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("6 pairs over 5 openings"), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(alq(&["match", "--a", "hce", "--b", "nobody", "--games", "2"]).status.code(), Some(2));
     assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--games", "3"]).status.code(), Some(2));
     assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--sprt", "5,1"]).status.code(), Some(2));

@@ -151,6 +151,32 @@ impl MatchStage {
     }
 }
 
+impl MatchStage {
+    /// Refuses a stage whose games would play an opening more than once.
+    /// At fixed nodes every player here is deterministic, so a second pair
+    /// from the same opening repeats the first one's games: it adds no
+    /// information but narrows the Elo interval, which would make the gate
+    /// promote on too little evidence.
+    pub fn check_openings(&self, key: &str, rules: RuleSet) -> Result<(), PipelineError> {
+        let available = match self.opening_source(rules)? {
+            OpeningSource::Book(lines) => lines.len() as u64,
+            OpeningSource::AllAfter(k) => alq_selfplay::openings::all_after(rules, k).len() as u64,
+            OpeningSource::Random(_) => return Ok(()),
+        };
+        let pairs = self.games.div_ceil(2);
+        if pairs > available {
+            return Err(PipelineError::Invalid(format!(
+                "{key}.games = {} plays {pairs} pairs, but its openings hold only {available}: \
+                 the players are deterministic at fixed nodes, so a repeated opening repeats its games \
+                 and overstates the precision; use at most {} games or a larger book",
+                self.games,
+                2 * available
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// A candidate's Elo against one fixed anchor.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AnchorElo {
@@ -513,6 +539,12 @@ pub fn run_pipeline(
 ) -> Result<PipelineOutcome, PipelineError> {
     config.validate().map_err(PipelineError::Invalid)?;
     let config = &config.resolved();
+    if config.generations > 0 {
+        config.gate.check_openings("gate", config.rules)?;
+    }
+    if !config.anchors.is_empty() {
+        config.evaluation.check_openings("evaluation", config.rules)?;
+    }
     // The first candidate's starting network is checked now, not after
     // generation 0's self-play (unless that candidate exists already).
     let first_candidate_due = config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists();

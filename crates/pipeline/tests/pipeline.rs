@@ -200,3 +200,29 @@ fn a_run_can_start_from_a_network() {
     assert!(err.contains("no-such-start.alqnet"), "{err}");
     assert!(!out.join("pipeline.toml").exists());
 }
+
+#[test]
+fn a_gate_that_would_replay_openings_is_refused_before_any_game() {
+    // The shipped balanced book holds 3,346 openings: 6,692 games play each once.
+    let mut config = tiny();
+    config.gate.games = 6694;
+    let out = out_dir("gate-replays");
+    let err = stages(&config, &out, false).unwrap_err();
+    assert!(err.contains("gate.games = 6694") && err.contains("3347 pairs") && err.contains("3346"), "{err}");
+    assert!(!out.join("pipeline.toml").exists());
+
+    // The all-positions set two plies deep holds 5 positions.
+    let mut config = tiny();
+    config.evaluation.book = String::new();
+    config.evaluation.openings = 2;
+    config.evaluation.games = 12;
+    let out = out_dir("evaluation-replays");
+    let err = stages(&config, &out, false).unwrap_err();
+    assert!(err.contains("evaluation.games = 12") && err.contains("only 5"), "{err}");
+
+    // Every opening once is allowed.
+    config.gate.games = 6692;
+    assert!(config.gate.check_openings("gate", alq_engine::RuleSet::BrainKing).is_ok());
+    config.evaluation.games = 10;
+    assert!(config.evaluation.check_openings("evaluation", alq_engine::RuleSet::BrainKing).is_ok());
+}
