@@ -57,8 +57,10 @@ def entry(moves, pieces):
     return None
 
 
-def white_value(alq, tb, position):
-    out = subprocess.run([alq, "tb", "probe", "--tb", tb, "--position", position], capture_output=True, text=True)
+def white_value(alq, tb, position, rules):
+    # The game's rule set: `tb probe` refuses tables of another one.
+    args = [alq, "tb", "probe", "--tb", tb, "--position", position, "--rules", rules]
+    out = subprocess.run(args, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit(f"alq tb probe failed on {position!r}: {out.stderr.strip()}")
     value = out.stdout.split()[1]  # "value win 12": the side to move's view
@@ -82,7 +84,7 @@ def main():
                 skipped += 1
                 continue
             position = entry(row["moves"].split(), args.pieces)
-            value = "never entered" if position is None else "White " + white_value(args.alq, args.tb, position)
+            value = "never entered" if position is None else "White " + white_value(args.alq, args.tb, position, row["rules"])
             counts[(row["result"], value)] += 1
     print(f"| result | value on entering the {args.pieces}-piece tables | games |")
     print("|---|---|---|")

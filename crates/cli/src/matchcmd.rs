@@ -165,8 +165,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let pairs = report.games.div_ceil(2);
     if !matches!(config.openings, OpeningSource::Random(_)) && pairs > report.openings as u64 {
         eprintln!(
-            "note: {pairs} pairs over {} openings: players searching to fixed nodes or depth are deterministic, \
-             so a repeated opening repeats its games and the interval above is narrower than the evidence",
+            "note: {pairs} pairs over {} openings: a player searching to fixed nodes or depth repeats its games \
+             on a repeated opening, so the interval above may be narrower than the evidence",
             report.openings
         );
     }

@@ -158,6 +158,12 @@ impl MatchStage {
     /// information but narrows the Elo interval, which would make the gate
     /// promote on too little evidence.
     pub fn check_openings(&self, key: &str, rules: RuleSet) -> Result<(), PipelineError> {
+        if self.games < 2 || self.games % 2 != 0 {
+            return Err(PipelineError::Invalid(format!(
+                "{key}.games = {} must be even and at least 2 (each opening is played with both colours)",
+                self.games
+            )));
+        }
         let available = match self.opening_source(rules)? {
             OpeningSource::Book(lines) => lines.len() as u64,
             OpeningSource::AllAfter(k) => alq_selfplay::openings::all_after(rules, k).len() as u64,
@@ -542,7 +548,7 @@ pub fn run_pipeline(
     if config.generations > 0 {
         config.gate.check_openings("gate", config.rules)?;
     }
-    if !config.anchors.is_empty() {
+    if config.generations > 0 && !config.anchors.is_empty() {
         config.evaluation.check_openings("evaluation", config.rules)?;
     }
     // The first candidate's starting network is checked now, not after

@@ -219,10 +219,31 @@ fn a_gate_that_would_replay_openings_is_refused_before_any_game() {
     let out = out_dir("evaluation-replays");
     let err = stages(&config, &out, false).unwrap_err();
     assert!(err.contains("evaluation.games = 12") && err.contains("only 5"), "{err}");
+    assert!(!out.join("pipeline.toml").exists());
+
+    // An odd gate is refused before any game too.
+    let mut config = tiny();
+    config.gate.games = 11;
+    let out = out_dir("gate-odd");
+    let err = stages(&config, &out, false).unwrap_err();
+    assert!(err.contains("gate.games = 11 must be even"), "{err}");
+    assert!(!out.join("pipeline.toml").exists());
 
     // Every opening once is allowed.
+    let mut config = tiny();
     config.gate.games = 6692;
     assert!(config.gate.check_openings("gate", alq_engine::RuleSet::BrainKing).is_ok());
+    config.evaluation.book = String::new();
+    config.evaluation.openings = 2;
     config.evaluation.games = 10;
     assert!(config.evaluation.check_openings("evaluation", alq_engine::RuleSet::BrainKing).is_ok());
+
+    // Without generations after 0 no gate or evaluation is played, so
+    // neither is checked.
+    config.generations = 0;
+    config.evaluation.games = 12;
+    config.gate.games = 7000;
+    let out = out_dir("no-generations");
+    stages(&config, &out, false).unwrap();
+    assert!(out.join("gen-000/games.csv").exists());
 }
