@@ -149,16 +149,15 @@ impl MatchStage {
             }
         }
     }
-}
 
-impl MatchStage {
-    /// Refuses a stage whose games would play an opening more than once.
-    /// At fixed nodes every player here is deterministic, so a second pair
+    /// Refuses, before any game, a stage whose number of games the match
+    /// would refuse ([`alq_selfplay::check_games`]) or whose games would
+    /// play an opening more than once. At fixed nodes every player here is deterministic, so a second pair
     /// from the same opening repeats the first one's games: it adds no
     /// information but narrows the Elo interval, which would make the gate
     /// promote on too little evidence.
     pub fn check_openings(&self, key: &str, rules: RuleSet) -> Result<(), PipelineError> {
-        if self.games < 2 || self.games % 2 != 0 {
+        if alq_selfplay::check_games(self.games).is_err() {
             return Err(PipelineError::Invalid(format!(
                 "{key}.games = {} must be even and at least 2 (each opening is played with both colours)",
                 self.games
@@ -169,7 +168,7 @@ impl MatchStage {
             OpeningSource::AllAfter(k) => alq_selfplay::openings::all_after(rules, k).len() as u64,
             OpeningSource::Random(_) => return Ok(()),
         };
-        let pairs = self.games.div_ceil(2);
+        let pairs = self.games / 2;
         if pairs > available {
             return Err(PipelineError::Invalid(format!(
                 "{key}.games = {} plays {pairs} pairs, but its openings hold only {available}: \
@@ -545,11 +544,12 @@ pub fn run_pipeline(
 ) -> Result<PipelineOutcome, PipelineError> {
     config.validate().map_err(PipelineError::Invalid)?;
     let config = &config.resolved();
+    // Gate and evaluation are played from generation 1 on.
     if config.generations > 0 {
         config.gate.check_openings("gate", config.rules)?;
-    }
-    if config.generations > 0 && !config.anchors.is_empty() {
-        config.evaluation.check_openings("evaluation", config.rules)?;
+        if !config.anchors.is_empty() {
+            config.evaluation.check_openings("evaluation", config.rules)?;
+        }
     }
     // The first candidate's starting network is checked now, not after
     // generation 0's self-play (unless that candidate exists already).

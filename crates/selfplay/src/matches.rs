@@ -237,15 +237,22 @@ pub fn run_match(config: &MatchConfig, on_pair: impl Fn(&Progress) + Sync) -> Re
     run_match_with_games(config, on_pair).map(|(report, _)| report)
 }
 
+/// Refuses a number of games that is odd or below 2: each opening is
+/// played twice, colours swapped.
+pub fn check_games(games: u64) -> Result<(), MatchError> {
+    if games < 2 || !games.is_multiple_of(2) {
+        return Err(MatchError::Games(games));
+    }
+    Ok(())
+}
+
 /// [`run_match`], also returning the games as records in game order (the
 /// opening moves count as `opening_plies`).
 pub fn run_match_with_games(
     config: &MatchConfig,
     on_pair: impl Fn(&Progress) + Sync,
 ) -> Result<(MatchReport, Vec<GameRecord>), MatchError> {
-    if config.games < 2 || !config.games.is_multiple_of(2) {
-        return Err(MatchError::Games(config.games));
-    }
+    check_games(config.games)?;
     config.a.check_rules(config.game.rules)?;
     config.b.check_rules(config.game.rules)?;
     let pairs = config.games / 2;
