@@ -8,7 +8,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_tablebase::{
-    build, class_stats, estimate, verify, BuildOptions, Event, Material, Outcome, Phase, Shard, Tablebase, VerifyEvent,
+    build, class_stats, estimate, verify, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase,
+    VerifyEvent,
 };
 
 #[derive(Subcommand)]
@@ -69,6 +70,13 @@ pub struct BuildArgs {
     /// Build only share I of K of the current level; rerun when all shards are done.
     #[arg(long, value_name = "I/K")]
     shard: Option<String>,
+    /// What the tables hold: `distance` (win, draw or loss with the plies to
+    /// the end, one byte a position) or `wdl` (win, draw or loss only, 2 bits
+    /// a position, a quarter of the disk and of the memory that captures
+    /// read). A folder may hold both kinds; probing uses the distance tables
+    /// where they cover the position and the wdl tables beyond.
+    #[arg(long, value_name = "KIND", default_value = "distance", value_parser = ["distance", "wdl"])]
+    kind: String,
     /// The rule set to solve (`brainking`, the default, or `classic`); a
     /// folder holds the tables of one rule set and its files name it.
     #[command(flatten)]
@@ -142,9 +150,13 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let pool = crate::thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
-    eprintln!("estimate for up to {} pieces on {threads} thread(s) (entries: positions with the side to move normalised):", args.pieces);
+    let kind = Kind::from_name(&args.kind).expect("clap checks the kind");
+    eprintln!(
+        "estimate for {kind} tables up to {} pieces on {threads} thread(s) (entries: positions with the side to move normalised, mirror images sharing one):",
+        args.pieces
+    );
     eprintln!("{:>6} {:>16} {:>12} {:>12} {:>10}", "pieces", "entries", "memory", "disk", "time");
-    let levels = estimate(args.pieces, threads);
+    let levels = estimate(args.pieces, kind, threads);
     for level in &levels {
         eprintln!(
             "{:>6} {:>16} {:>12} {:>12} {:>9.0}s",
@@ -159,12 +171,13 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     let peak = levels.iter().map(|l| l.memory_bytes).max().unwrap_or(0);
     let total_secs: f64 = levels.iter().map(|l| l.seconds).sum();
     eprintln!("{:>6} {:>16} {:>12} {:>12} {:>9.0}s", "all", levels.iter().map(|l| l.positions).sum::<u64>(), gib(peak), gib(total_disk), total_secs);
-    let options = BuildOptions { pieces: args.pieces, shard, rules: args.rules.get() };
+    let options = BuildOptions { pieces: args.pieces, shard, rules: args.rules.get(), kind };
     let started = Instant::now();
     let mut current: Option<ProgressBar> = None;
     let mut finished = 0u64;
     let outcome = pool.install(|| {
         build(&args.out, &options, &mut |event| match event {
+            Event::StaleRemoved { files } => eprintln!("removed {files} temporary file(s) of an interrupted build"),
             Event::LevelComplete { pieces } => eprintln!("level {pieces}: complete already"),
             Event::LevelStart { pieces, units, mine, positions } => {
                 let b = bar(positions, "entries");
@@ -209,7 +222,7 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     .with_context(|| format!("building the tablebase in {}", args.out.display()))?;
     match outcome {
         Outcome::Complete => println!(
-            "complete: up to {} pieces in {} ({:.1} s)",
+            "complete: up to {} pieces in {} ({kind} tables, {:.1} s)",
             args.pieces,
             args.out.display(),
             started.elapsed().as_secs_f64()
@@ -230,24 +243,50 @@ fn open(dir: &std::path::Path, rules: crate::RulesArg) -> anyhow::Result<Tableba
 fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let tb = open(&args.tb, args.rules)?;
-    let value = tb.probe(&pos).with_context(|| format!("probing {pos}"))?;
-    println!("value {value}");
-    for (mv, v) in tb.probe_moves(&pos).with_context(|| format!("probing the moves of {pos}"))? {
-        println!("{mv} {v}");
-    }
+    let pieces = pos.occupied().count();
+    // Distance tables where they cover the position; win/draw/loss beyond.
+    let source = if tb.coverage(Kind::Distance).is_some_and(|n| pieces <= n) {
+        let value = tb.probe(&pos).with_context(|| format!("probing {pos}"))?;
+        println!("value {value}");
+        for (mv, v) in tb.probe_moves(&pos).with_context(|| format!("probing the moves of {pos}"))? {
+            println!("{mv} {v}");
+        }
+        Kind::Distance
+    } else {
+        let (value, source) = tb.probe_wdl(&pos).with_context(|| format!("probing {pos}"))?;
+        println!("value {value}");
+        for (mv, v) in tb.probe_moves_wdl(&pos).with_context(|| format!("probing the moves of {pos}"))? {
+            println!("{mv} {v}");
+        }
+        source.kind
+    };
+    let covered = tb.coverage(source).expect("the kind answered");
+    eprintln!("from the {source} tables (≤ {covered} pieces) in {}", args.tb.display());
     Ok(())
 }
 
 fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;
+    // The distance tables, then the win/draw/loss tables beyond them.
+    let distance = tb.coverage(Kind::Distance);
+    let wdl = tb.coverage(Kind::Wdl).filter(|&w| distance.is_none_or(|d| w > d));
     println!("| material | positions | wins | draws | losses | longest win | example (White to move) |");
     println!("| --- | ---: | ---: | ---: | ---: | ---: | --- |");
     let mut total = [0u64; 4];
-    for material in Material::up_to(tb.max_pieces()) {
-        let s = pool.install(|| class_stats(&tb, material))?;
+    let classes = distance
+        .map(|d| Material::up_to(d).into_iter().map(|m| (m, Kind::Distance)).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .chain(wdl.map(|w| {
+            let from = distance.map_or(0, |d| d + 1);
+            (from..=w).flat_map(Material::with_pieces).map(|m| (m, Kind::Wdl)).collect::<Vec<_>>()
+        }).unwrap_or_default());
+    for (material, kind) in classes {
+        let s = pool.install(|| class_stats(&tb, material, kind))?;
         let (longest, example) = match &s.longest_win {
             Some((d, pos)) => (d.to_string(), format!("`{pos}`")),
+            None if kind == Kind::Wdl => ("(wdl)".to_string(), String::new()),
             None => ("-".to_string(), String::new()),
         };
         println!("| {} | {} | {} | {} | {} | {longest} | {example} |", s.material, s.positions, s.wins, s.draws, s.losses);
@@ -257,7 +296,7 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
         // Each class is counted on its own: keep one table in memory at a time.
         tb.release();
     }
-    println!("| all ≤ {} | {} | {} | {} | {} | | |", tb.max_pieces(), total[0], total[1], total[2], total[3]);
+    println!("| all ≤ {} | {} | {} | {} | {} | | |", tb.wdl_max_pieces(), total[0], total[1], total[2], total[3]);
     Ok(())
 }
 
@@ -265,25 +304,32 @@ fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;
     let started = Instant::now();
-    let total: u64 = Material::up_to(tb.max_pieces()).iter().map(|m| m.positions()).sum();
+    let total: u64 = [Kind::Distance, Kind::Wdl]
+        .into_iter()
+        .filter_map(|kind| Some((kind, tb.coverage(kind)?)))
+        .map(|(kind, n)| Material::up_to(n).iter().map(|&m| tb.entries(m, kind)).sum::<u64>())
+        .sum();
     let b = bar(total, "entries");
     b.set_prefix("verify");
     let checked = pool.install(|| {
         verify(&mut tb, &mut |event| match event {
-            VerifyEvent::ClassStart { material, .. } => b.set_message(material.to_string()),
-            VerifyEvent::ClassDone { material, positions, seconds } => {
+            VerifyEvent::ClassStart { material, kind, .. } => b.set_message(format!("{material} {kind}")),
+            VerifyEvent::ClassDone { material, kind, positions, seconds } => {
                 b.inc(positions);
                 if b.is_hidden() {
-                    eprintln!("  {material}: {positions} entries consistent, {seconds:.1} s");
+                    eprintln!("  {material} {kind}: {positions} entries consistent, {seconds:.1} s");
                 }
             }
         })
     });
     b.finish_and_clear();
     let checked = checked.with_context(|| format!("verifying {}", args.tb.display()))?;
+    let kinds: Vec<String> =
+        [Kind::Distance, Kind::Wdl].into_iter().filter_map(|k| Some(format!("{k} ≤ {}", tb.coverage(k)?))).collect();
     println!(
-        "ok: {checked} entries up to {} pieces consistent ({:.1} s)",
-        tb.max_pieces(),
+        "ok: {checked} entries up to {} pieces consistent ({}; {:.1} s)",
+        tb.wdl_max_pieces(),
+        kinds.join(", "),
         started.elapsed().as_secs_f64()
     );
     Ok(())

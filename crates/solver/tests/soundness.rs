@@ -17,7 +17,7 @@ fn tables() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(|| {
         let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-tb6-{}", std::process::id()));
-        build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
+        build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
         let tb = Tablebase::open(&dir).unwrap();
         assert_eq!(tb.max_pieces(), 6);
         tb
@@ -242,7 +242,7 @@ fn classic_solver_matches_the_classic_tables() {
     use alq_engine::RuleSet;
     let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-classic4-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic }, &mut |_| {}).unwrap();
+    build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
     let tb = Tablebase::open(&dir).unwrap();
     assert_eq!(tb.rules(), RuleSet::Classic);
     let mut rng = ChaCha8Rng::seed_from_u64(15);

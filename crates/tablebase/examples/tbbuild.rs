@@ -1,5 +1,5 @@
 //! Builds a tablebase without the CLI (handy for timing the library alone):
-//! `cargo run --release -p alq-tablebase --example tbbuild -- 8 data/tb`.
+//! `cargo run --release -p alq-tablebase --example tbbuild -- 8 data/tb [distance|wdl]`.
 
 use std::time::Instant;
 
@@ -8,7 +8,12 @@ fn main() {
     let pieces: u32 = args.next().and_then(|a| a.parse().ok()).expect("usage: tbbuild PIECES DIR");
     let dir = std::path::PathBuf::from(args.next().expect("usage: tbbuild PIECES DIR"));
     let started = Instant::now();
-    let options = alq_tablebase::BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing };
+    let kind = match args.next().as_deref() {
+        None | Some("distance") => alq_tablebase::Kind::Distance,
+        Some("wdl") => alq_tablebase::Kind::Wdl,
+        Some(other) => panic!("unknown kind {other:?}: distance or wdl"),
+    };
+    let options = alq_tablebase::BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing, kind };
     let mut unit_started = Instant::now();
     let outcome = alq_tablebase::build(&dir, &options, &mut |event| match event {
         alq_tablebase::Event::UnitStart { .. } => unit_started = Instant::now(),

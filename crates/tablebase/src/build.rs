@@ -10,9 +10,9 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use crate::error::TbError;
-use crate::format::{folder_rules, read_table, table_exists, write_table, Table, HEADER_LEN};
+use crate::format::{folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Kind, Layout, Table, HEADER_LEN};
 use alq_engine::RuleSet;
-use crate::index::Material;
+use crate::index::{Material, Scheme};
 use crate::solve::{solve_unit, Lookup, Phase};
 
 /// This build's share of each level: units `i` with `i % count == index`.
@@ -47,6 +47,9 @@ pub struct BuildOptions {
     pub shard: Option<Shard>,
     /// The rule set to solve (a folder holds the tables of one rule set).
     pub rules: RuleSet,
+    /// Distance tables, or the smaller win/draw/loss tables (a build of
+    /// one kind reads only smaller tables of its own kind).
+    pub kind: Kind,
 }
 
 /// A build unit: a class with `mover >= other`, and its flipped partner when different.
@@ -81,6 +84,8 @@ fn unit_name(unit: &[Material]) -> String {
 /// Progress of a build, for the caller to draw.
 #[derive(Clone, Debug)]
 pub enum Event {
+    /// Temporary files of a killed build were removed.
+    StaleRemoved { files: usize },
     /// A level whose tables are all present already.
     LevelComplete { pieces: u32 },
     /// A level starts: `units` of its units are missing, this build makes `mine`
@@ -106,8 +111,8 @@ pub enum Outcome {
     Waiting { pieces: u32, missing: Vec<String> },
 }
 
-fn missing_units(dir: &Path, rules: RuleSet, pieces: u32) -> Vec<(usize, Unit)> {
-    units(pieces).into_iter().enumerate().filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, rules, m))).collect()
+fn missing_units(dir: &Path, rules: RuleSet, kind: Kind, pieces: u32) -> Vec<(usize, Unit)> {
+    units(pieces).into_iter().enumerate().filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, rules, m, kind))).collect()
 }
 
 /// Builds (or completes) the tables for up to `options.pieces` pieces in
@@ -126,9 +131,16 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             });
         }
     }
+    let kind = options.kind;
+    // A killed build leaves its temporary file behind; only the finished
+    // files count, so the half-written one goes.
+    let stale = remove_stale_temporaries(dir)?;
+    if stale > 0 {
+        report(Event::StaleRemoved { files: stale });
+    }
     let mut cache: HashMap<Material, Table> = HashMap::new();
     for pieces in 0..=options.pieces {
-        let missing = missing_units(dir, rules, pieces);
+        let missing = missing_units(dir, rules, kind, pieces);
         if missing.is_empty() {
             report(Event::LevelComplete { pieces });
             continue;
@@ -138,7 +150,7 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             .filter(|(i, _)| options.shard.is_none_or(|s| *i as u32 % s.count == s.index))
             .map(|(_, u)| u)
             .collect();
-        let positions = mine.iter().flat_map(|u| u.iter()).map(|m| m.positions()).sum();
+        let positions = mine.iter().flat_map(|u| u.iter()).map(|m| m.slots(Scheme::Mirror)).sum();
         report(Event::LevelStart { pieces, units: missing.len(), mine: mine.len(), positions });
         let started = Instant::now();
         for unit in mine {
@@ -147,31 +159,31 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             cache.retain(|m, _| deps.contains(m));
             for &m in &deps {
                 if let std::collections::hash_map::Entry::Vacant(slot) = cache.entry(m) {
-                    slot.insert(read_table(dir, rules, m)?);
+                    slot.insert(read_table_of(dir, rules, m, kind)?);
                 }
             }
             let mut lookup = Lookup { tables: [[None; 13]; 13] };
             for (m, t) in &cache {
-                lookup.tables[m.mover as usize][m.other as usize] = Some(t.values());
+                lookup.tables[m.mover as usize][m.other as usize] = Some(t.view());
             }
             let name = unit_name(unit);
-            let positions = unit.iter().map(|m| m.positions()).sum();
+            let positions = unit.iter().map(|m| m.slots(Scheme::Mirror)).sum();
             report(Event::UnitStart { unit: name.clone(), positions });
             let mut passes = 0;
-            let tables = solve_unit(rules, unit, &lookup, &mut |phase| {
+            let tables = solve_unit(rules, unit, kind, &lookup, &mut |phase| {
                 if let Phase::Settled { distance } = phase {
                     passes = distance + 1;
                 }
                 report(Event::Unit(phase));
             })?;
             for (&m, values) in unit.iter().zip(&tables) {
-                write_table(dir, rules, m, values)?;
+                write_table(dir, rules, m, Layout::current(kind), values)?;
             }
             report(Event::UnitDone { unit: name, positions, seconds: unit_started.elapsed().as_secs_f64(), passes });
         }
         report(Event::LevelDone { pieces, seconds: started.elapsed().as_secs_f64() });
         if options.shard.is_some() {
-            let left = missing_units(dir, rules, pieces);
+            let left = missing_units(dir, rules, kind, pieces);
             if !left.is_empty() {
                 let missing = left.iter().map(|(_, u)| unit_name(u)).collect();
                 return Ok(Outcome::Waiting { pieces, missing });
@@ -193,10 +205,11 @@ pub fn nanos_per_entry(pieces: u32) -> f64 {
 #[derive(Clone, Debug)]
 pub struct LevelEstimate {
     pub pieces: u32,
-    /// Entries (positions with the side to move normalised) of the level.
+    /// Entries of the level (positions with the side to move normalised,
+    /// a position and its mirror image sharing one).
     pub positions: u64,
-    /// Peak memory of the largest unit: two bytes per entry of the unit plus
-    /// the tables its captures reach.
+    /// Peak memory of the largest unit: two bytes per entry of the unit, the
+    /// encoded tables it writes, and the tables its captures reach.
     pub memory_bytes: u64,
     /// Bytes of the level's files.
     pub disk_bytes: u64,
@@ -204,17 +217,18 @@ pub struct LevelEstimate {
     pub seconds: f64,
 }
 
-/// Estimates each level of a build up to `pieces`, for `threads` cores.
-pub fn estimate(pieces: u32, threads: usize) -> Vec<LevelEstimate> {
+/// Estimates each level of a build of `kind` up to `pieces`, for `threads` cores.
+pub fn estimate(pieces: u32, kind: Kind, threads: usize) -> Vec<LevelEstimate> {
+    let slots = |m: &Material| m.slots(Scheme::Mirror);
     (0..=pieces)
         .map(|n| {
             let classes = Material::with_pieces(n);
-            let positions: u64 = classes.iter().map(|m| m.positions()).sum();
+            let positions: u64 = classes.iter().map(slots).sum();
             let memory_bytes = units(n)
                 .iter()
                 .map(|u| {
-                    let own: u64 = u.iter().map(|m| 2 * m.positions()).sum();
-                    own + dependencies(u).iter().map(|m| m.positions()).sum::<u64>()
+                    let own: u64 = u.iter().map(|m| 2 * slots(m) + kind.data_len(slots(m))).sum();
+                    own + dependencies(u).iter().map(|m| kind.data_len(slots(m))).sum::<u64>()
                 })
                 .max()
                 .unwrap_or(0);
@@ -222,7 +236,7 @@ pub fn estimate(pieces: u32, threads: usize) -> Vec<LevelEstimate> {
                 pieces: n,
                 positions,
                 memory_bytes,
-                disk_bytes: positions + (HEADER_LEN * classes.len()) as u64,
+                disk_bytes: classes.iter().map(|m| kind.data_len(slots(m))).sum::<u64>() + (HEADER_LEN * classes.len()) as u64,
                 seconds: positions as f64 * nanos_per_entry(n) * 1e-9 / threads.max(1) as f64,
             }
         })

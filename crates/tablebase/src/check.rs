@@ -7,62 +7,71 @@ use alq_engine::MoveList;
 use rayon::prelude::*;
 
 use crate::error::TbError;
-use crate::format::{table_path, Table};
-use crate::index::{denormalize, index, next_combination, unrank, FreePoints, Material, POINTS};
+use crate::format::{table_path_of, Kind, Table, TableView};
+use crate::index::{denormalize, mirror, mover_set, next_combination, position_in, FreePoints, Material, Scheme};
 use crate::probe::Tablebase;
 use crate::solve::successor;
-use crate::value::Value;
+use crate::value::{Value, Wdl};
 
 /// Progress of a verification.
 #[derive(Clone, Debug)]
 pub enum VerifyEvent {
     /// A class starts.
-    ClassStart { material: Material, positions: u64 },
+    ClassStart { material: Material, kind: Kind, positions: u64 },
     /// A class is consistent.
-    ClassDone { material: Material, positions: u64, seconds: f64 },
+    ClassDone { material: Material, kind: Kind, positions: u64, seconds: f64 },
 }
 
-/// Re-checks every stored value against the values of its successors, found
-/// with the engine's move generator: a position without moves is lost in 0;
+/// Re-checks every stored value, of every kind the folder holds, against the
+/// values of its successors in tables of the same kind, found with the
+/// engine's move generator: a position without moves is lost in 0;
 /// otherwise it wins in `d` when its best successor is a loss for the
 /// opponent in `d - 1` (and none is shorter), it is a draw when no successor
 /// is a loss and one is a draw, and it loses in `d` when every successor is
-/// a win for the opponent and the longest takes `d - 1`. Stops at the first
-/// inconsistency. Returns the number of entries checked.
+/// a win for the opponent and the longest takes `d - 1` (without the
+/// distances for win/draw/loss tables). Every slot is checked, the spare
+/// slots of the mirror scheme too (each holds a real position's value).
+/// Stops at the first inconsistency. Returns the number of entries checked.
 pub fn verify(tb: &mut Tablebase, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
     let mut checked = 0;
-    for pieces in 0..=tb.max_pieces() {
-        for material in Material::with_pieces(pieces) {
-            let started = Instant::now();
-            let positions = material.positions();
-            report(VerifyEvent::ClassStart { material, positions });
-            verify_class(tb, material)?;
-            checked += positions;
-            report(VerifyEvent::ClassDone { material, positions, seconds: started.elapsed().as_secs_f64() });
+    for kind in [Kind::Distance, Kind::Wdl] {
+        let Some(max) = tb.coverage(kind) else { continue };
+        for pieces in 0..=max {
+            for material in Material::with_pieces(pieces) {
+                let started = Instant::now();
+                let table = tb.table_of(material, kind)?;
+                let positions = table.data_entries();
+                report(VerifyEvent::ClassStart { material, kind, positions });
+                verify_class(tb, &table, kind)?;
+                checked += positions;
+                report(VerifyEvent::ClassDone { material, kind, positions, seconds: started.elapsed().as_secs_f64() });
+            }
+            // Level n + 1 needs levels n and n + 1 only through captures of one
+            // or more pieces; dropping what was read keeps memory to one level's worth.
+            if pieces >= 2 {
+                tb.release();
+            }
         }
-        // Level n + 1 needs levels n and n + 1 only through captures of one
-        // or more pieces; dropping what was read keeps memory to one level's worth.
-        if pieces >= 2 {
-            tb.release();
-        }
+        tb.release();
     }
     Ok(checked)
 }
 
-fn verify_class(tb: &Tablebase, material: Material) -> Result<(), TbError> {
-    let own = tb.table(material)?;
+fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> {
+    let material = own.material();
     let mut tables: Vec<Vec<Option<Arc<Table>>>> = vec![vec![None; 13]; 13];
     let partner = material.flipped();
-    tables[partner.mover as usize][partner.other as usize] = Some(tb.table(partner)?);
+    tables[partner.mover as usize][partner.other as usize] = Some(tb.table_of(partner, kind)?);
     for c in 0..material.other {
-        tables[c as usize][material.mover as usize] = Some(tb.table(Material { mover: c, other: material.mover })?);
+        tables[c as usize][material.mover as usize] = Some(tb.table_of(Material { mover: c, other: material.mover }, kind)?);
     }
-    let values = own.values();
+    let view = own.view();
+    let scheme = view.layout.scheme;
     let block = material.block();
-    let first_bad = (0..material.mover_sets())
+    let first_bad = (0..material.sets(scheme))
         .into_par_iter()
         .find_map_first(|set| {
-            let us = unrank(set, material.mover.into(), POINTS);
+            let us = mover_set(scheme, material, set);
             let free = FreePoints::new(us);
             let mut squeezed: u32 = (1u32 << material.other) - 1;
             let mut moves = MoveList::new();
@@ -73,12 +82,28 @@ fn verify_class(tb: &Tablebase, material: Material) -> Result<(), TbError> {
                 }
                 moves.clear();
                 denormalize(us, them).generate(tb.rules().rules(), &mut moves);
-                let expected = Value::from_successors(moves.iter().map(|&mv| {
+                let successor_view = |mv| {
                     let (nu, nt, nm) = successor(us, them, mv);
-                    let table = tables[nm.mover as usize][nm.other as usize].as_ref().expect("loaded above");
-                    Value::from_byte(table.values()[index(nu, nt, nm) as usize])
-                }));
-                let stored = Value::from_byte(values[(set * block + j) as usize]);
+                    let table = tables[nm.mover as usize][nm.other as usize].as_ref().expect("loaded above").view();
+                    (table, table.index(nu, nt))
+                };
+                let i = set * block + j;
+                let (stored, expected) = match kind {
+                    Kind::Distance => {
+                        let expected = Value::from_successors(moves.iter().map(|&mv| {
+                            let (t, k) = successor_view(mv);
+                            t.value(k)
+                        }));
+                        (view.value(i).to_string(), expected.to_string())
+                    }
+                    Kind::Wdl => {
+                        let expected = Wdl::from_successors(moves.iter().map(|&mv| {
+                            let (t, k) = successor_view(mv);
+                            t.wdl(k)
+                        }));
+                        (view.wdl(i).to_string(), expected.to_string())
+                    }
+                };
                 if stored != expected {
                     return Some((us, them, stored, expected));
                 }
@@ -88,10 +113,10 @@ fn verify_class(tb: &Tablebase, material: Material) -> Result<(), TbError> {
     match first_bad {
         None => Ok(()),
         Some((us, them, stored, expected)) => Err(TbError::Inconsistent {
-            path: table_path(tb.dir(), material),
+            path: table_path_of(tb.dir(), kind, material),
             position: denormalize(us, them).to_string(),
-            stored: stored.to_string(),
-            expected: expected.to_string(),
+            stored,
+            expected,
         }),
     }
 }
@@ -100,48 +125,93 @@ fn verify_class(tb: &Tablebase, material: Material) -> Result<(), TbError> {
 #[derive(Clone, Debug)]
 pub struct ClassStats {
     pub material: Material,
+    pub kind: Kind,
+    /// Slots in the file.
+    pub entries: u64,
+    /// Positions (stored forms: the side to move normalised) the class
+    /// stands for: a position and its mirror image count twice, as in
+    /// scheme 1, so counts compare across schemes.
     pub positions: u64,
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// The longest win and a position (White to move) with it.
+    /// The longest win and a position (White to move) with it (distance tables).
     pub longest_win: Option<(u16, String)>,
-    /// The longest loss and a position with it.
+    /// The longest loss and a position with it (distance tables).
     pub longest_loss: Option<(u16, String)>,
 }
 
-/// Counts the values of one class.
-pub fn class_stats(tb: &Tablebase, material: Material) -> Result<ClassStats, TbError> {
-    let table = tb.table(material)?;
-    let values = table.values();
-    let histogram = values
-        .par_chunks(1 << 20)
-        .map(|chunk| {
-            let mut h = [0u64; 256];
-            for &b in chunk {
-                h[b as usize] += 1;
-            }
-            h
-        })
-        .reduce(
+/// A histogram of a class's codes (value bytes, or 2-bit codes in 0..4),
+/// each position counted once: under the mirror scheme every slot counts
+/// twice, except in the blocks of mover's sets that are their own mirror
+/// image, where the spare slots stand for their mirror images.
+fn histogram(view: &TableView<'_>) -> [u64; 256] {
+    let material = view.material;
+    let scheme = view.layout.scheme;
+    let block = material.block();
+    let sets = material.sets(scheme);
+    let add = |mut a: [u64; 256], b: [u64; 256]| {
+        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        a
+    };
+    let code = |i: u64| -> usize {
+        match view.layout.kind {
+            Kind::Distance => view.data[i as usize] as usize,
+            Kind::Wdl => view.wdl(i).code() as usize,
+        }
+    };
+    (0..sets)
+        .into_par_iter()
+        .fold(
             || [0u64; 256],
-            |mut a, b| {
-                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                a
+            |mut h, set| {
+                let weight = match scheme {
+                    Scheme::Plain => 1,
+                    Scheme::Mirror => {
+                        let us = mover_set(scheme, material, set);
+                        if us == mirror(us) {
+                            1
+                        } else {
+                            2
+                        }
+                    }
+                };
+                for i in set * block..(set + 1) * block {
+                    h[code(i)] += weight;
+                }
+                h
             },
-        );
+        )
+        .reduce(|| [0u64; 256], add)
+}
+
+/// Counts the values of one class's table of `kind`.
+pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<ClassStats, TbError> {
+    let table = tb.table_of(material, kind)?;
+    let view = table.view();
+    let histogram = histogram(&view);
     let mut stats = ClassStats {
         material,
-        positions: values.len() as u64,
+        kind,
+        entries: table.data_entries(),
+        positions: histogram.iter().sum(),
         wins: 0,
-        draws: histogram[0],
+        draws: 0,
         losses: 0,
         longest_win: None,
         longest_loss: None,
     };
+    if kind == Kind::Wdl {
+        stats.draws = histogram[Wdl::Draw.code() as usize];
+        stats.wins = histogram[Wdl::Win.code() as usize];
+        stats.losses = histogram[Wdl::Loss.code() as usize];
+        return Ok(stats);
+    }
+    stats.draws = histogram[0];
+    let values = view.data;
     let example = |byte: u8| {
         let i = values.par_iter().position_first(|&b| b == byte).expect("counted above");
-        let (us, them) = crate::index::position_at(material, i as u64);
+        let (us, them) = position_in(view.layout.scheme, material, i as u64);
         denormalize(us, them).to_string()
     };
     for byte in 1..=255u8 {

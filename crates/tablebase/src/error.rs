@@ -13,15 +13,15 @@ pub enum TbError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{}: not a tablebase file (bad magic number)", path.display())]
     BadMagic { path: PathBuf },
-    #[error("{}: format version {found}, this program reads version {expected}", path.display())]
+    #[error("{}: format version {found}, this program reads versions 1 to {expected}", path.display())]
     Version { path: PathBuf, found: u32, expected: u32 },
     #[error("{}: built for the rules {found:?}, expected {expected:?}", path.display())]
     Rules { path: PathBuf, found: String, expected: String },
     #[error("{}: holds material class {found}, expected {expected}", path.display())]
     Material { path: PathBuf, found: String, expected: Material },
-    #[error("{}: index scheme {found}, this program knows scheme {expected}", path.display())]
+    #[error("{}: index scheme {found}, expected scheme {expected} for its format version", path.display())]
     IndexScheme { path: PathBuf, found: u8, expected: u8 },
-    #[error("{}: value encoding {found}, this program knows encoding {expected}", path.display())]
+    #[error("{}: value encoding {found}, expected encoding {expected} (1: distance, 2: win/draw/loss) for its name and version", path.display())]
     ValueEncoding { path: PathBuf, found: u8, expected: u8 },
     #[error("{}: truncated or too long: {found} bytes, expected {expected}", path.display())]
     Length { path: PathBuf, found: u64, expected: u64 },
@@ -29,8 +29,8 @@ pub enum TbError {
     Checksum { path: PathBuf },
     #[error("{}: missing; the tablebase in {} does not cover material {material}", path.display(), dir.display())]
     Missing { path: PathBuf, dir: PathBuf, material: Material },
-    #[error("the position has {pieces} pieces; the tablebase covers at most {max}")]
-    NotCovered { pieces: u32, max: u32 },
+    #[error("the position has {pieces} pieces; the tablebase's {kind} values cover at most {max}")]
+    NotCovered { pieces: u32, max: u32, kind: crate::format::Kind },
     #[error("no complete tablebase in {}: {reason}", dir.display())]
     Empty { dir: PathBuf, reason: String },
     #[error("material {material}: a distance exceeds {max} plies, more than value encoding 1 holds")]

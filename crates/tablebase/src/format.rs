@@ -1,22 +1,30 @@
-//! The table file format: one file per material class.
+//! The table file format: one file per material class and kind.
 //!
-//! A 48-byte header, all integers little-endian, then one byte per entry in
-//! index order:
+//! A 48-byte header, all integers little-endian, then the entries in index
+//! order:
 //!
 //! | offset | size | field |
 //! | --- | --- | --- |
 //! | 0 | 8 | magic `ALQTB\0\r\n` |
-//! | 8 | 4 | format version (1) |
+//! | 8 | 4 | format version (1 or 2) |
 //! | 12 | 16 | rules name, zero-padded (`brainking`) |
 //! | 28 | 1 | pieces of the side to move |
 //! | 29 | 1 | pieces of the other side |
-//! | 30 | 1 | index scheme (1: colex, squeezed, side to move normalised) |
-//! | 31 | 1 | value encoding (1: byte = distance + 1, 0 = draw) |
+//! | 30 | 1 | index scheme (1: colex, squeezed, side to move normalised; 2: the same over mirror pairs) |
+//! | 31 | 1 | value encoding, the kind (1: distance, one byte = distance + 1, 0 = draw; 2: win/draw/loss, 2 bits) |
 //! | 32 | 8 | number of entries |
 //! | 40 | 8 | checksum of bytes 0..40 and the entries |
 //!
-//! Files are written to a temporary name in the same folder and renamed, so a
-//! file with the final name is always complete.
+//! Version 1 files hold scheme 1 with encoding 1 (the files of the first
+//! builds, still read). Version 2 files use scheme 2 and either encoding.
+//! Encoding 2 packs four entries a byte, entry `i` in bits `2 (i mod 4)` and
+//! `2 (i mod 4) + 1` of byte `i / 4`: 0 draw, 1 win, 2 loss.
+//!
+//! Distance tables are named `avb.alqtb`, win/draw/loss tables
+//! `avb.wdl.alqtb`; one folder may hold both. Files are written to a
+//! temporary name in the same folder and renamed, so a file with the final
+//! name is always complete; a temporary file left by a killed build is
+//! removed by the next build.
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -25,28 +33,98 @@ use std::path::{Path, PathBuf};
 use alq_engine::RuleSet;
 
 use crate::error::TbError;
-use crate::index::Material;
+use crate::index::{Material, Scheme};
+use crate::value::{Value, Wdl};
 
 pub const MAGIC: [u8; 8] = *b"ALQTB\0\r\n";
-pub const FORMAT_VERSION: u32 = 1;
-pub const INDEX_SCHEME: u8 = 1;
-pub const VALUE_ENCODING: u8 = 1;
+/// The version this program writes; it reads 1 and 2.
+pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 48;
 
-/// The rule set named in the header of `dir`'s smallest table (0v0),
-/// `None` when there is no such file yet; an unknown name is an error.
+/// What a table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Win, draw or loss with the distance to the end (value encoding 1).
+    Distance,
+    /// Win, draw or loss only, 2 bits an entry (value encoding 2).
+    Wdl,
+}
+
+impl Kind {
+    /// The value encoding written in headers.
+    pub fn code(self) -> u8 {
+        match self {
+            Kind::Distance => 1,
+            Kind::Wdl => 2,
+        }
+    }
+
+    pub fn from_code(code: u8) -> Option<Kind> {
+        match code {
+            1 => Some(Kind::Distance),
+            2 => Some(Kind::Wdl),
+            _ => None,
+        }
+    }
+
+    /// `distance` or `wdl`, as the command line names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Distance => "distance",
+            Kind::Wdl => "wdl",
+        }
+    }
+
+    /// Reads `distance` or `wdl`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        match name {
+            "distance" => Some(Kind::Distance),
+            "wdl" => Some(Kind::Wdl),
+            _ => None,
+        }
+    }
+
+    /// Bytes of a table with `entries` entries.
+    pub fn data_len(self, entries: u64) -> u64 {
+        match self {
+            Kind::Distance => entries,
+            Kind::Wdl => entries.div_ceil(4),
+        }
+    }
+
+    /// The file name of a class's table of this kind.
+    pub fn file_name(self, material: Material) -> String {
+        match self {
+            Kind::Distance => material.file_name(),
+            Kind::Wdl => format!("{}v{}.wdl.alqtb", material.mover, material.other),
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The rule set named in the header of `dir`'s smallest table (0v0, of
+/// either kind), `None` when there is no such file yet; an unknown name is
+/// an error.
 pub fn folder_rules(dir: &Path) -> Result<Option<RuleSet>, TbError> {
-    let path = table_path(dir, Material { mover: 0, other: 0 });
-    let Ok(mut file) = File::open(&path) else { return Ok(None) };
-    let mut h = [0u8; HEADER_LEN];
-    if file.read_exact(&mut h).is_err() || h[0..8] != MAGIC {
-        return Ok(None);
+    for kind in [Kind::Distance, Kind::Wdl] {
+        let path = table_path_of(dir, kind, Material { mover: 0, other: 0 });
+        let Ok(mut file) = File::open(&path) else { continue };
+        let mut h = [0u8; HEADER_LEN];
+        if file.read_exact(&mut h).is_err() || h[0..8] != MAGIC {
+            continue;
+        }
+        let name = header_rules_name(&h);
+        return match RuleSet::from_name(&name) {
+            Some(rules) => Ok(Some(rules)),
+            None => Err(TbError::Rules { path, found: name, expected: "a known rule set (brainking, classic)".into() }),
+        };
     }
-    let name = header_rules_name(&h);
-    match RuleSet::from_name(&name) {
-        Some(rules) => Ok(Some(rules)),
-        None => Err(TbError::Rules { path, found: name, expected: "a known rule set (brainking, classic)".into() }),
-    }
+    Ok(None)
 }
 
 /// The rules name a header holds (zero-padded bytes 12..28).
@@ -54,9 +132,14 @@ fn header_rules_name(h: &[u8]) -> String {
     String::from_utf8_lossy(&h[12..28]).trim_end_matches('\0').to_string()
 }
 
-/// The path of a class's table in `dir`.
+/// The path of a class's distance table in `dir`.
 pub fn table_path(dir: &Path, material: Material) -> PathBuf {
     dir.join(material.file_name())
+}
+
+/// The path of a class's table of `kind` in `dir`.
+pub fn table_path_of(dir: &Path, kind: Kind, material: Material) -> PathBuf {
+    dir.join(kind.file_name(material))
 }
 
 /// A 64-bit FNV-1a-style checksum over 8-byte little-endian words (the tail
@@ -80,47 +163,89 @@ pub fn checksum(parts: &[&[u8]]) -> u64 {
     h
 }
 
-fn header(rules: RuleSet, material: Material, entries: u64) -> [u8; HEADER_LEN] {
+/// How a table's entries are laid out: what its header says beyond the class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub version: u32,
+    pub scheme: Scheme,
+    pub kind: Kind,
+}
+
+impl Layout {
+    /// What this program writes for `kind`.
+    pub fn current(kind: Kind) -> Layout {
+        Layout { version: FORMAT_VERSION, scheme: Scheme::Mirror, kind }
+    }
+
+    /// The layout of the first builds' files.
+    pub const VERSION_1: Layout = Layout { version: 1, scheme: Scheme::Plain, kind: Kind::Distance };
+}
+
+fn header(rules: RuleSet, material: Material, layout: Layout) -> [u8; HEADER_LEN] {
     let mut h = [0u8; HEADER_LEN];
     h[0..8].copy_from_slice(&MAGIC);
-    h[8..12].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
+    h[8..12].copy_from_slice(&layout.version.to_le_bytes());
     let name = rules.name().as_bytes();
     h[12..12 + name.len()].copy_from_slice(name);
     h[28] = material.mover;
     h[29] = material.other;
-    h[30] = INDEX_SCHEME;
-    h[31] = VALUE_ENCODING;
-    h[32..40].copy_from_slice(&entries.to_le_bytes());
+    h[30] = layout.scheme.code();
+    h[31] = layout.kind.code();
+    h[32..40].copy_from_slice(&material.slots(layout.scheme).to_le_bytes());
     h
 }
 
 /// Writes the table of `material` under `rules` into `dir` atomically
-/// (temporary file, then rename).
-pub fn write_table(dir: &Path, rules: RuleSet, material: Material, values: &[u8]) -> Result<(), TbError> {
-    let path = table_path(dir, material);
-    let tmp = dir.join(format!(".{}.tmp.{}", material.file_name(), std::process::id()));
-    let mut h = header(rules, material, values.len() as u64);
-    let sum = checksum(&[&h[..40], values]);
+/// (temporary file, then rename). `data` is the encoded entries: one byte
+/// each for distance tables, four a byte for win/draw/loss tables.
+pub fn write_table(dir: &Path, rules: RuleSet, material: Material, layout: Layout, data: &[u8]) -> Result<(), TbError> {
+    let path = table_path_of(dir, layout.kind, material);
+    let expected = layout.kind.data_len(material.slots(layout.scheme));
+    assert_eq!(data.len() as u64, expected, "{material}: the data must hold every entry");
+    let tmp = dir.join(format!(".{}.tmp.{}", layout.kind.file_name(material), std::process::id()));
+    let mut h = header(rules, material, layout);
+    let sum = checksum(&[&h[..40], data]);
     h[40..48].copy_from_slice(&sum.to_le_bytes());
     let write = || -> std::io::Result<()> {
         let mut file = File::create(&tmp)?;
         file.write_all(&h)?;
-        file.write_all(values)?;
+        file.write_all(data)?;
         file.sync_all()
     };
     write().map_err(TbError::io(&tmp))?;
     std::fs::rename(&tmp, &path).map_err(TbError::io(&path))
 }
 
+/// Removes the temporary files that killed builds left in `dir`
+/// (`.NAME.tmp.PID`); returns how many.
+pub fn remove_stale_temporaries(dir: &Path) -> Result<usize, TbError> {
+    let mut removed = 0;
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(TbError::Io { path: dir.to_path_buf(), source: e }),
+    };
+    for entry in entries {
+        let entry = entry.map_err(TbError::io(dir))?;
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.') && name.contains(".alqtb.tmp.") {
+            std::fs::remove_file(entry.path()).map_err(TbError::io(entry.path()))?;
+            removed += 1;
+        }
+    }
+    Ok(removed)
+}
+
 /// Checks a header against what the file at `path` should hold; `length` is
-/// the whole file's length.
-fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, length: u64) -> Result<(), TbError> {
+/// the whole file's length. Returns the layout the header names.
+fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, kind: Kind, length: u64) -> Result<Layout, TbError> {
     let path = || path.to_path_buf();
     if h.len() < HEADER_LEN || h[0..8] != MAGIC {
         return Err(TbError::BadMagic { path: path() });
     }
     let version = u32::from_le_bytes(h[8..12].try_into().expect("4 bytes"));
-    if version != FORMAT_VERSION {
+    if !(1..=FORMAT_VERSION).contains(&version) {
         return Err(TbError::Version { path: path(), found: version, expected: FORMAT_VERSION });
     }
     let name = header_rules_name(h);
@@ -130,34 +255,46 @@ fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, lengt
     if (h[28], h[29]) != (material.mover, material.other) {
         return Err(TbError::Material { path: path(), found: format!("{}v{}", h[28], h[29]), expected: material });
     }
-    if h[30] != INDEX_SCHEME {
-        return Err(TbError::IndexScheme { path: path(), found: h[30], expected: INDEX_SCHEME });
+    let expected_scheme = if version == 1 { Scheme::Plain } else { Scheme::Mirror };
+    if h[30] != expected_scheme.code() {
+        return Err(TbError::IndexScheme { path: path(), found: h[30], expected: expected_scheme.code() });
     }
-    if h[31] != VALUE_ENCODING {
-        return Err(TbError::ValueEncoding { path: path(), found: h[31], expected: VALUE_ENCODING });
+    let expected_kind = if version == 1 { Kind::Distance } else { kind };
+    if h[31] != expected_kind.code() || kind != expected_kind {
+        return Err(TbError::ValueEncoding { path: path(), found: h[31], expected: kind.code() });
     }
+    let layout = Layout { version, scheme: expected_scheme, kind };
     let entries = u64::from_le_bytes(h[32..40].try_into().expect("8 bytes"));
-    let expected = HEADER_LEN as u64 + material.positions();
-    if entries != material.positions() || length != expected {
+    let slots = material.slots(layout.scheme);
+    let expected = HEADER_LEN as u64 + kind.data_len(slots);
+    if entries != slots || length != expected {
         return Err(TbError::Length { path: path(), found: length, expected });
     }
-    Ok(())
+    Ok(layout)
 }
 
-/// Whether `dir` holds a finished table for `material` under `rules`
-/// (header and length checked, the checksum not).
-pub fn table_exists(dir: &Path, rules: RuleSet, material: Material) -> bool {
-    let path = table_path(dir, material);
-    let Ok(mut file) = File::open(&path) else { return false };
-    let Ok(meta) = file.metadata() else { return false };
+/// Whether `dir` holds a finished table of `kind` for `material` under
+/// `rules` (header and length checked, the checksum not).
+pub fn table_exists(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> bool {
+    table_layout(dir, rules, material, kind).is_some()
+}
+
+/// The layout of the finished table of `kind` for `material` in `dir`,
+/// from its header alone; `None` when there is no such table.
+pub fn table_layout(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> Option<Layout> {
+    let path = table_path_of(dir, kind, material);
+    let mut file = File::open(&path).ok()?;
+    let length = file.metadata().ok()?.len();
     let mut h = [0u8; HEADER_LEN];
-    file.read_exact(&mut h).is_ok() && check_header(&path, &h, rules, material, meta.len()).is_ok()
+    file.read_exact(&mut h).ok()?;
+    check_header(&path, &h, rules, material, kind, length).ok()
 }
 
 /// One class's values in memory, as read from its file.
 #[derive(Debug)]
 pub struct Table {
     material: Material,
+    layout: Layout,
     bytes: Vec<u8>,
 }
 
@@ -166,16 +303,87 @@ impl Table {
         self.material
     }
 
-    /// The value bytes in index order.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The encoded entries in index order (bytes of a distance table, 2-bit
+    /// codes of a win/draw/loss table).
     #[inline]
-    pub fn values(&self) -> &[u8] {
+    pub fn data(&self) -> &[u8] {
         &self.bytes[HEADER_LEN..]
+    }
+
+    /// The number of entries (slots) the table holds.
+    pub fn data_entries(&self) -> u64 {
+        self.material.slots(self.layout.scheme)
+    }
+
+    /// A view for lookups by index.
+    #[inline]
+    pub fn view(&self) -> TableView<'_> {
+        TableView { layout: self.layout, material: self.material, data: self.data() }
     }
 }
 
-/// Reads and checks the table of `material` under `rules` from `dir`.
+/// A borrowed table: its layout and encoded entries.
+#[derive(Clone, Copy, Debug)]
+pub struct TableView<'a> {
+    pub layout: Layout,
+    pub material: Material,
+    pub data: &'a [u8],
+}
+
+impl TableView<'_> {
+    /// The index of a stored form in this table.
+    #[inline]
+    pub fn index(&self, us: u32, them: u32) -> u64 {
+        crate::index::index_in(self.layout.scheme, us, them, self.material)
+    }
+
+    /// The distance value of entry `i` (distance tables only).
+    #[inline]
+    pub fn value(&self, i: u64) -> Value {
+        debug_assert_eq!(self.layout.kind, Kind::Distance);
+        Value::from_byte(self.data[i as usize])
+    }
+
+    /// The win/draw/loss value of entry `i` (either kind).
+    #[inline]
+    pub fn wdl(&self, i: u64) -> Wdl {
+        match self.layout.kind {
+            Kind::Distance => Value::from_byte(self.data[i as usize]).into(),
+            Kind::Wdl => Wdl::from_code(self.data[(i / 4) as usize] >> (2 * (i % 4))),
+        }
+    }
+
+    /// The address of entry `i`'s byte, for prefetching.
+    #[inline]
+    pub fn byte(&self, i: u64) -> &u8 {
+        match self.layout.kind {
+            Kind::Distance => &self.data[i as usize],
+            Kind::Wdl => &self.data[(i / 4) as usize],
+        }
+    }
+}
+
+/// Packs win/draw/loss values four a byte (value encoding 2).
+pub fn pack_wdl(values: impl ExactSizeIterator<Item = Wdl>) -> Vec<u8> {
+    let mut out = vec![0u8; values.len().div_ceil(4)];
+    for (i, w) in values.enumerate() {
+        out[i / 4] |= w.code() << (2 * (i % 4));
+    }
+    out
+}
+
+/// Reads and checks the distance table of `material` under `rules` from `dir`.
 pub fn read_table(dir: &Path, rules: RuleSet, material: Material) -> Result<Table, TbError> {
-    let path = table_path(dir, material);
+    read_table_of(dir, rules, material, Kind::Distance)
+}
+
+/// Reads and checks the table of `kind` for `material` under `rules` from `dir`.
+pub fn read_table_of(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> Result<Table, TbError> {
+    let path = table_path_of(dir, kind, material);
     let bytes = match std::fs::read(&path) {
         Ok(b) => b,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -187,13 +395,13 @@ pub fn read_table(dir: &Path, rules: RuleSet, material: Material) -> Result<Tabl
         if bytes.len() >= 8 && bytes[0..8] != MAGIC {
             return Err(TbError::BadMagic { path });
         }
-        let expected = HEADER_LEN as u64 + material.positions();
+        let expected = HEADER_LEN as u64 + kind.data_len(material.slots(Scheme::Mirror));
         return Err(TbError::Length { path, found: bytes.len() as u64, expected });
     }
-    check_header(&path, &bytes[..HEADER_LEN], rules, material, bytes.len() as u64)?;
+    let layout = check_header(&path, &bytes[..HEADER_LEN], rules, material, kind, bytes.len() as u64)?;
     let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
     if checksum(&[&bytes[..40], &bytes[HEADER_LEN..]]) != stored {
         return Err(TbError::Checksum { path });
     }
-    Ok(Table { material, bytes })
+    Ok(Table { material, layout, bytes })
 }

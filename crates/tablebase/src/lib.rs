@@ -13,7 +13,7 @@
 //!
 //! // data/ is git-ignored; tests write nothing outside the repository.
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tb-doctest");
-//! build(&dir, &BuildOptions { pieces: 3, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
+//! build(&dir, &BuildOptions { pieces: 3, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
 //! let tb = Tablebase::open(&dir).unwrap();
 //! // White's only piece steps on; then Black, without pieces, has no move.
 //! let pos = "...../...../...../...../..W.. w".parse().unwrap();
@@ -34,8 +34,11 @@ mod value;
 pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
 pub use check::{class_stats, verify, ClassStats, VerifyEvent};
 pub use error::TbError;
-pub use format::{checksum, folder_rules, read_table, table_path, write_table, Table, FORMAT_VERSION, HEADER_LEN, MAGIC};
-pub use index::{binom, denormalize, index, normalize, position_at, rotate, Material};
-pub use probe::Tablebase;
+pub use format::{
+    checksum, folder_rules, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path, table_path_of,
+    write_table, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
+};
+pub use index::{binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material, Scheme};
+pub use probe::{Source, Tablebase};
 pub use solve::Phase;
-pub use value::{Value, MAX_DISTANCE};
+pub use value::{Value, Wdl, MAX_DISTANCE};

@@ -6,9 +6,9 @@ use std::sync::{Arc, OnceLock};
 use alq_engine::{EndgameTables, Exact, Move, Position, RuleSet};
 
 use crate::error::TbError;
-use crate::format::{folder_rules, read_table, table_exists, Table};
-use crate::index::{index, normalize, Material};
-use crate::value::Value;
+use crate::format::{folder_rules, read_table_of, table_exists, Kind, Table};
+use crate::index::{normalize, Material};
+use crate::value::{Value, Wdl};
 
 /// Classes by `(mover, other)`, each side 0 to 12 pieces.
 const SLOTS: usize = 13 * 13;
@@ -17,14 +17,28 @@ fn slot(material: Material) -> usize {
     material.mover as usize * 13 + material.other as usize
 }
 
-/// A tablebase folder. Tables are read (and their checksums checked) on
-/// first use and kept in memory; probing a table already read takes no lock,
-/// so many search threads can probe at once.
+/// A tablebase folder: distance tables, win/draw/loss tables, or both
+/// (each kind covering every class up to its own piece count). Tables are
+/// read (and their checksums checked) on first use and kept in memory;
+/// probing a table already read takes no lock, so many search threads can
+/// probe at once.
 pub struct Tablebase {
     dir: PathBuf,
     rules: RuleSet,
-    max_pieces: u32,
+    /// Largest piece count the distance tables cover.
+    distance_pieces: Option<u32>,
+    /// Largest piece count the win/draw/loss tables cover.
+    wdl_pieces: Option<u32>,
     tables: Vec<OnceLock<Arc<Table>>>,
+    wdl_tables: Vec<OnceLock<Arc<Table>>>,
+}
+
+/// Where a value came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Source {
+    pub kind: Kind,
+    /// The piece count the tables of that kind cover.
+    pub pieces: u32,
 }
 
 impl Tablebase {
@@ -36,22 +50,31 @@ impl Tablebase {
             return Err(TbError::Empty { dir: dir.to_path_buf(), reason: "no such folder".into() });
         }
         let rules = folder_rules(dir)?.unwrap_or_default();
-        let mut max_pieces = None;
-        for n in 0..=24 {
-            if Material::with_pieces(n).iter().all(|&m| table_exists(dir, rules, m)) {
-                max_pieces = Some(n);
-            } else {
-                break;
+        let coverage = |kind| {
+            let mut max_pieces = None;
+            for n in 0..=24 {
+                if Material::with_pieces(n).iter().all(|&m| table_exists(dir, rules, m, kind)) {
+                    max_pieces = Some(n);
+                } else {
+                    break;
+                }
             }
-        }
-        let Some(max_pieces) = max_pieces else {
+            max_pieces
+        };
+        let (distance_pieces, wdl_pieces) = (coverage(Kind::Distance), coverage(Kind::Wdl));
+        if distance_pieces.is_none() && wdl_pieces.is_none() {
             let first = Material { mover: 0, other: 0 };
             return Err(TbError::Empty {
                 dir: dir.to_path_buf(),
-                reason: format!("{} is missing or damaged (build with `alq tb build`)", first.file_name()),
+                reason: format!(
+                    "{} (or {}) is missing or damaged (build with `alq tb build`)",
+                    Kind::Distance.file_name(first),
+                    Kind::Wdl.file_name(first)
+                ),
             });
-        };
-        Ok(Tablebase { dir: dir.to_path_buf(), rules, max_pieces, tables: (0..SLOTS).map(|_| OnceLock::new()).collect() })
+        }
+        let cells = || (0..SLOTS).map(|_| OnceLock::new()).collect();
+        Ok(Tablebase { dir: dir.to_path_buf(), rules, distance_pieces, wdl_pieces, tables: cells(), wdl_tables: cells() })
     }
 
     /// The tablebase in `dir`, opened once per process and shared: every
@@ -91,43 +114,109 @@ impl Tablebase {
         })
     }
 
-    /// Every class with at most this many pieces is present.
+    /// Every class with at most this many pieces has a distance table
+    /// (0 when the folder holds win/draw/loss tables only: then no distance
+    /// is known, and [`Tablebase::probe`] answers `NotCovered`).
     pub fn max_pieces(&self) -> u32 {
-        self.max_pieces
+        self.distance_pieces.unwrap_or(0)
     }
 
-    /// The table of one class, read on first use.
+    /// The piece count each kind covers (`None`: no tables of that kind).
+    pub fn coverage(&self, kind: Kind) -> Option<u32> {
+        match kind {
+            Kind::Distance => self.distance_pieces,
+            Kind::Wdl => self.wdl_pieces,
+        }
+    }
+
+    /// Every position with at most this many pieces has a win/draw/loss
+    /// value, from either kind.
+    pub fn wdl_max_pieces(&self) -> u32 {
+        self.distance_pieces.max(self.wdl_pieces).unwrap_or(0)
+    }
+
+    /// The number of entries of a class's table of `kind`, from its header
+    /// (0 when there is no such table).
+    pub fn entries(&self, material: Material, kind: Kind) -> u64 {
+        crate::format::table_layout(&self.dir, self.rules, material, kind).map_or(0, |l| material.slots(l.scheme))
+    }
+
+    /// The distance table of one class, read on first use.
     pub fn table(&self, material: Material) -> Result<Arc<Table>, TbError> {
-        self.loaded(material).map(Arc::clone)
+        self.loaded(material, Kind::Distance).map(Arc::clone)
+    }
+
+    /// The table of `kind` for one class, read on first use.
+    pub fn table_of(&self, material: Material, kind: Kind) -> Result<Arc<Table>, TbError> {
+        self.loaded(material, kind).map(Arc::clone)
     }
 
     /// The table of one class, borrowed (no reference count to touch on
     /// the probing path). Two threads asking for the same unread table at
     /// once may both read it; one copy is kept.
-    fn loaded(&self, material: Material) -> Result<&Arc<Table>, TbError> {
-        let cell = &self.tables[slot(material)];
+    fn loaded(&self, material: Material, kind: Kind) -> Result<&Arc<Table>, TbError> {
+        let cells = match kind {
+            Kind::Distance => &self.tables,
+            Kind::Wdl => &self.wdl_tables,
+        };
+        let cell = &cells[slot(material)];
         if let Some(t) = cell.get() {
             return Ok(t);
         }
-        let table = Arc::new(read_table(&self.dir, self.rules, material)?);
+        let table = Arc::new(read_table_of(&self.dir, self.rules, material, kind)?);
         Ok(cell.get_or_init(|| table))
     }
 
     /// Forgets the tables read so far (to bound memory in long sweeps).
     pub fn release(&mut self) {
-        for cell in &mut self.tables {
+        for cell in self.tables.iter_mut().chain(&mut self.wdl_tables) {
             cell.take();
         }
     }
 
-    /// The value of a stored form `(us, them)`.
+    /// The value of a stored form `(us, them)`, from the distance tables.
     pub fn value_of(&self, us: u32, them: u32) -> Result<Value, TbError> {
         let material = Material { mover: us.count_ones() as u8, other: them.count_ones() as u8 };
-        if material.pieces() > self.max_pieces {
-            return Err(TbError::NotCovered { pieces: material.pieces(), max: self.max_pieces });
+        let max = self.max_pieces();
+        if self.distance_pieces.is_none() || material.pieces() > max {
+            return Err(TbError::NotCovered { pieces: material.pieces(), max, kind: Kind::Distance });
         }
-        let table = self.loaded(material)?;
-        Ok(Value::from_byte(table.values()[index(us, them, material) as usize]))
+        let table = self.loaded(material, Kind::Distance)?.view();
+        Ok(table.value(table.index(us, them)))
+    }
+
+    /// The win/draw/loss value of a stored form `(us, them)`: from the
+    /// distance tables where they cover it, else from the win/draw/loss
+    /// tables; with the kind that answered.
+    pub fn wdl_of(&self, us: u32, them: u32) -> Result<(Wdl, Source), TbError> {
+        let material = Material { mover: us.count_ones() as u8, other: them.count_ones() as u8 };
+        let n = material.pieces();
+        let kind = match (self.distance_pieces, self.wdl_pieces) {
+            (Some(d), _) if n <= d => Kind::Distance,
+            (_, Some(w)) if n <= w => Kind::Wdl,
+            _ => return Err(TbError::NotCovered { pieces: n, max: self.wdl_max_pieces(), kind: Kind::Wdl }),
+        };
+        let table = self.loaded(material, kind)?.view();
+        let pieces = self.coverage(kind).expect("checked above");
+        Ok((table.wdl(table.index(us, them)), Source { kind, pieces }))
+    }
+
+    /// The win/draw/loss value of `pos` for its side to move, and the kind
+    /// of table that answered.
+    pub fn probe_wdl(&self, pos: &Position) -> Result<(Wdl, Source), TbError> {
+        let (us, them) = normalize(pos);
+        self.wdl_of(us, them)
+    }
+
+    /// Every legal move with its win/draw/loss value for the player making
+    /// it, best first (wins, draws, losses; ties in notation order).
+    pub fn probe_moves_wdl(&self, pos: &Position) -> Result<Vec<(Move, Wdl)>, TbError> {
+        let mut out = Vec::new();
+        for mv in pos.legal_moves_in(self.rules) {
+            out.push((mv, self.probe_wdl(&pos.play(mv))?.0.for_mover()));
+        }
+        out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.to_string().cmp(&b.0.to_string())));
+        Ok(out)
     }
 
     /// The value of `pos` for its side to move.
@@ -154,7 +243,7 @@ impl Tablebase {
 /// verify` finds damaged files).
 impl EndgameTables for Tablebase {
     fn max_pieces(&self) -> u32 {
-        self.max_pieces
+        Tablebase::max_pieces(self)
     }
 
     fn probe(&self, pos: &Position) -> Option<Exact> {
@@ -162,7 +251,7 @@ impl EndgameTables for Tablebase {
     }
 
     fn describe(&self) -> String {
-        format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces)
+        format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces())
     }
 
     fn rules(&self) -> RuleSet {

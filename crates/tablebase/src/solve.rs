@@ -20,6 +20,24 @@
 //! word updated atomically.
 //! Memory: two bytes per entry of the unit, plus the smaller tables that
 //! captures reach.
+//!
+//! Under the mirror scheme an entry stands for a position and its mirror
+//! image. Walking back from an entry walks back from its canonical position
+//! only; the predecessors found are brought to their canonical form. That
+//! counts every move of a predecessor exactly once: a move into the mirror
+//! image of the entry's position is the mirror image of a move of the
+//! predecessor's mirror image into the position itself. Two exceptions: an
+//! entry that is its own mirror image is reached from both a predecessor and
+//! its mirror image, so only the canonical one of the two is counted; and a
+//! predecessor that is its own mirror image (of an entry that is not) has
+//! its moves into the entry in mirrored pairs of which the walk finds one,
+//! so that hit counts twice.
+//!
+//! A win/draw/loss build runs the same passes over win/draw/loss tables of
+//! fewer pieces: a capture into a lost position counts as a win in 1, into a
+//! won one as a loss in 2, so the passes order the entries by a distance that
+//! is not the true one but keeps its parity, which is all that the win/loss
+//! kind needs.
 
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::sync::LazyLock;
@@ -28,19 +46,37 @@ use alq_engine::{Bitboard, Move, MoveList, RuleSet, Rules, Side};
 use rayon::prelude::*;
 
 use crate::error::TbError;
-use crate::index::{denormalize, index, next_combination, rotate, unrank, FreePoints, Material, ALL, POINTS};
-use crate::value::{Value, MAX_DISTANCE};
+use crate::format::{pack_wdl, Kind, TableView};
+use crate::index::{
+    canonical, denormalize, index_canonical, index_in, is_spare, mirror, mover_set, next_combination, rotate, unrank, FreePoints, Material, Scheme,
+    ALL, POINTS,
+};
+use crate::value::{Value, Wdl, MAX_DISTANCE};
 
 /// The tables that captures reach, by `[mover][other]`.
 pub(crate) struct Lookup<'a> {
-    pub(crate) tables: [[Option<&'a [u8]>; 13]; 13],
+    pub(crate) tables: [[Option<TableView<'a>>; 13]; 13],
 }
 
 impl<'a> Lookup<'a> {
     #[inline]
-    fn table(&self, material: Material) -> &'a [u8] {
+    fn table(&self, material: Material) -> TableView<'a> {
         self.tables[material.mover as usize][material.other as usize]
             .expect("the tables of every smaller material are loaded before a unit is solved")
+    }
+}
+
+/// A capture successor's value for the solver: the true one from a distance
+/// table; from a win/draw/loss table a stand-in distance of the right parity.
+#[inline]
+fn lookup_value(table: &TableView<'_>, i: u64) -> Value {
+    match table.layout.kind {
+        Kind::Distance => table.value(i),
+        Kind::Wdl => match table.wdl(i) {
+            Wdl::Win => Value::Win(1),
+            Wdl::Loss => Value::Loss(0),
+            Wdl::Draw => Value::Draw,
+        },
     }
 }
 
@@ -91,7 +127,18 @@ pub(crate) fn successor(us: u32, them: u32, mv: Move) -> (u32, u32, Material) {
 /// known (high), side by side so that an update touches one cache line.
 struct Work {
     material: Material,
+    scheme: Scheme,
     words: Vec<AtomicU16>,
+}
+
+impl Work {
+    /// The mover's set number `set` and whether its block may hold spare
+    /// slots (the set is its own mirror image under the mirror scheme).
+    #[inline]
+    fn mover(&self, set: u64) -> (u32, bool) {
+        let us = mover_set(self.scheme, self.material, set);
+        (us, self.scheme == Scheme::Mirror && us == mirror(us))
+    }
 }
 
 const PENDING: u16 = 0x100;
@@ -103,9 +150,39 @@ fn zeroed_words(len: usize) -> Vec<AtomicU16> {
     unsafe { Vec::from_raw_parts(words.as_mut_ptr().cast::<AtomicU16>(), words.len(), words.capacity()) }
 }
 
-/// The value bytes of a solved class.
-fn value_bytes(words: &[AtomicU16]) -> Vec<u8> {
-    words.par_iter().map(|w| w.load(Relaxed) as u8).collect()
+/// The encoded entries of a solved class: spare slots get their mirror
+/// image's value, then bytes (distance) or packed codes (win/draw/loss).
+fn encode(work: &Work, kind: Kind) -> Vec<u8> {
+    let m = work.material;
+    let block = m.block();
+    let words = &work.words;
+    (0..m.sets(work.scheme)).into_par_iter().for_each(|set| {
+        let (us, spares) = work.mover(set);
+        if !spares {
+            return;
+        }
+        let free = FreePoints::new(us);
+        let base = set * block;
+        let mut squeezed: u32 = (1u32 << m.other) - 1;
+        for j in 0..block {
+            let them = free.deposit(squeezed);
+            if squeezed != 0 {
+                squeezed = next_combination(squeezed);
+            }
+            if is_spare(us, them) {
+                let twin = index_in(work.scheme, us, mirror(them), m);
+                debug_assert!(twin / block == set);
+                words[(base + j) as usize].store(words[twin as usize].load(Relaxed) & 0xff, Relaxed);
+            }
+        }
+    });
+    match kind {
+        Kind::Distance => words.par_iter().map(|w| w.load(Relaxed) as u8).collect(),
+        Kind::Wdl => {
+            let wdl = |w: &AtomicU16| Wdl::from(Value::from_byte(w.load(Relaxed) as u8));
+            words.par_chunks(1 << 16).flat_map_iter(|chunk| pack_wdl(chunk.iter().map(wdl))).collect()
+        }
+    }
 }
 
 /// Asks the processor to fetch a cache line ahead of its use, so that
@@ -150,19 +227,22 @@ struct Shared {
     unstep: &'static [u32; 25],
 }
 
-/// Solves a unit (one class, or a class and its flipped partner) and returns
-/// the value bytes of each class in index order.
+/// Solves a unit (one class, or a class and its flipped partner) under the
+/// mirror scheme and returns the encoded entries of each class in index
+/// order, for tables of `kind`.
 pub(crate) fn solve_unit(
     rules: RuleSet,
     unit: &[Material],
+    kind: Kind,
     lookup: &Lookup<'_>,
     report: &mut dyn FnMut(Phase),
 ) -> Result<Vec<Vec<u8>>, TbError> {
+    let scheme = Scheme::Mirror;
     let works: Vec<Work> = unit
         .iter()
         .map(|&material| {
-            let n = material.positions() as usize;
-            Work { material, words: zeroed_words(n) }
+            let n = material.slots(scheme) as usize;
+            Work { material, scheme, words: zeroed_words(n) }
         })
         .collect();
     let partner = |k: usize| if works.len() == 2 { 1 - k } else { 0 };
@@ -172,10 +252,10 @@ pub(crate) fn solve_unit(
         rules: rules.rules(),
         unstep: unstep(rules),
     };
-    let total: u64 = unit.iter().map(|m| m.positions()).sum();
+    let total: u64 = unit.iter().map(|m| m.slots(scheme)).sum();
     let mut done = 0;
     for work in &works {
-        let sets = work.material.mover_sets();
+        let sets = work.material.sets(scheme);
         let step = sets.div_ceil(64).max(1);
         let mut lo = 0;
         while lo < sets {
@@ -190,7 +270,7 @@ pub(crate) fn solve_unit(
     while u32::from(distance) < u32::from(shared.max_byte.load(Relaxed)) {
         for (k, work) in works.iter().enumerate() {
             let target = &works[partner(k)];
-            (0..work.material.mover_sets())
+            (0..work.material.sets(scheme))
                 .into_par_iter()
                 .for_each(|set| settle_block(work, target, set, distance, &shared));
         }
@@ -200,20 +280,20 @@ pub(crate) fn solve_unit(
     if shared.overflow.load(Relaxed) {
         return Err(TbError::DistanceOverflow { material: unit[0], max: MAX_DISTANCE });
     }
-    Ok(works.iter().map(|w| value_bytes(&w.words)).collect())
+    Ok(works.iter().map(|w| encode(w, kind)).collect())
 }
 
 /// A capture's successor, waiting for its table byte to arrive.
 struct Capture<'a> {
     entry: usize,
-    table: &'a [u8],
-    index: usize,
+    table: TableView<'a>,
+    index: u64,
 }
 
 /// First sweep over the entries that share the mover's set number `set`.
 fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
     let m = work.material;
-    let us = unrank(set, m.mover.into(), POINTS);
+    let (us, spares) = work.mover(set);
     let free = FreePoints::new(us);
     let block = m.block();
     let base = (set * block) as usize;
@@ -225,7 +305,7 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
     let mut captures: Vec<Capture<'_>> = Vec::with_capacity(512);
     let flush = |captures: &mut Vec<Capture<'_>>, top: &mut u8| {
         for group in captures.chunk_by(|a, b| a.entry == b.entry) {
-            let value = Value::from_successors(group.iter().map(|c| Value::from_byte(c.table[c.index])));
+            let value = Value::from_successors(group.iter().map(|c| lookup_value(&c.table, c.index)));
             match value.to_byte() {
                 Some(byte) => {
                     work.words[group[0].entry].store(byte.into(), Relaxed);
@@ -241,14 +321,18 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
         if squeezed != 0 {
             squeezed = next_combination(squeezed);
         }
+        if spares && is_spare(us, them) {
+            // A spare slot: its mirror image's entry is solved instead.
+            continue;
+        }
         if capturers(shared.rules, us, them) != 0 {
             moves.clear();
             denormalize(us, them).generate(shared.rules, &mut moves);
             for &mv in &moves {
                 let (nu, nt, nm) = successor(us, them, mv);
                 let table = lookup.table(nm);
-                let index = index(nu, nt, nm) as usize;
-                prefetch_byte(&table[index]);
+                let index = table.index(nu, nt);
+                prefetch_byte(table.byte(index));
                 captures.push(Capture { entry: base + j, table, index });
             }
             if captures.len() >= 256 {
@@ -287,17 +371,19 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
         shared.overflow.store(true, Relaxed);
         return;
     }
-    let us = unrank(set, m.mover.into(), POINTS);
+    let (us, spares) = work.mover(set);
     let free = FreePoints::new(us);
     let byte = u16::from(wanted + 1);
     let loss = distance.is_multiple_of(2);
     let mut wrote = false;
     // Predecessors are collected and prefetched in batches, then updated.
     const BATCH: usize = 64;
-    let mut batch = [0usize; BATCH];
+    // Each predecessor with its weight: how many of its moves into this
+    // entry the one walk back stands for (see below).
+    let mut batch = [(0usize, 1u16); BATCH];
     let mut queued = 0;
-    let mut flush = |batch: &[usize]| {
-        for &q in batch {
+    let mut flush = |batch: &[(usize, u16)]| {
+        for &(q, weight) in batch {
             let word = &target.words[q];
             if loss {
                 // A predecessor of a loss wins in one more ply, unless it
@@ -309,18 +395,21 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
                 let updated = word.fetch_update(Relaxed, Relaxed, |w| {
                     if w as u8 != 0 {
                         None
-                    } else if w >> 8 == 1 {
+                    } else if w >> 8 <= weight {
                         Some(byte)
                     } else {
-                        Some(w - PENDING)
+                        Some(w - weight * PENDING)
                     }
                 });
-                wrote |= matches!(updated, Ok(w) if w >> 8 == 1);
+                wrote |= matches!(updated, Ok(w) if w >> 8 <= weight);
             }
         }
     };
     for j in found {
         let them = free.deposit(unrank(j as u64, m.other.into(), POINTS - u32::from(m.mover)));
+        // An entry that is its own mirror image is reached from both a
+        // predecessor and its mirror image: count the canonical one only.
+        let own_mirror = spares && them == mirror(them);
         let empty = !(us | them) & ALL;
         let q_them = rotate(us);
         for t in Bitboard(them) {
@@ -331,9 +420,17 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
                 if capturers(shared.rules, q_us, q_them) != 0 {
                     continue;
                 }
-                let q = index(q_us, q_them, target.material) as usize;
+                let (c_us, c_them) = canonical(q_us, q_them);
+                if own_mirror && (c_us, c_them) != (q_us, q_them) {
+                    continue;
+                }
+                // A predecessor that is its own mirror image reaches this
+                // entry's position and its mirror image by mirrored pairs
+                // of moves, and only one of each pair is walked back.
+                let weight = if !own_mirror && c_us == mirror(c_us) && c_them == mirror(c_them) { 2 } else { 1 };
+                let q = index_canonical(c_us, c_them, target.material) as usize;
                 prefetch(&target.words[q]);
-                batch[queued] = q;
+                batch[queued] = (q, weight);
                 queued += 1;
                 if queued == BATCH {
                     flush(&batch);

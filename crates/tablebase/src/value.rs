@@ -75,6 +75,75 @@ impl Value {
     }
 }
 
+/// A value without its distance: what a win/draw/loss table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Wdl {
+    /// Decodes a 2-bit code of value encoding 2: 0 draw, 1 win, 2 loss
+    /// (3 is never written; read as a draw only by a damaged file, which the
+    /// checksum refuses first).
+    #[inline]
+    pub fn from_code(code: u8) -> Wdl {
+        match code & 3 {
+            1 => Wdl::Win,
+            2 => Wdl::Loss,
+            _ => Wdl::Draw,
+        }
+    }
+
+    /// The 2-bit code of value encoding 2.
+    #[inline]
+    pub fn code(self) -> u8 {
+        match self {
+            Wdl::Draw => 0,
+            Wdl::Win => 1,
+            Wdl::Loss => 2,
+        }
+    }
+
+    /// The value for the player who moved into a position of value `self`.
+    #[inline]
+    pub fn for_mover(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+        }
+    }
+
+    /// The value of a position from its successors' (each from the
+    /// opponent's view); no successors: lost.
+    pub fn from_successors(successors: impl IntoIterator<Item = Wdl>) -> Wdl {
+        successors.into_iter().map(Wdl::for_mover).max().unwrap_or(Wdl::Loss)
+    }
+}
+
+impl From<Value> for Wdl {
+    #[inline]
+    fn from(value: Value) -> Wdl {
+        match value {
+            Value::Win(_) => Wdl::Win,
+            Value::Loss(_) => Wdl::Loss,
+            Value::Draw => Wdl::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Win => "win",
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+        })
+    }
+}
+
 /// The engine's view of a table value.
 impl From<Value> for Exact {
     #[inline]
@@ -116,5 +185,19 @@ mod tests {
         assert_eq!(Value::from_successors([Win(3), Draw, Win(9)]), Draw);
         assert_eq!(Value::from_successors([Win(3), Win(9)]), Loss(10));
         assert_eq!(Value::from_successors([]), Loss(0));
+    }
+
+    #[test]
+    fn wdl_codes_round_trip_and_agree_with_values() {
+        for w in [Wdl::Win, Wdl::Draw, Wdl::Loss] {
+            assert_eq!(Wdl::from_code(w.code()), w);
+        }
+        for b in 0..=255u8 {
+            let v = Value::from_byte(b);
+            assert_eq!(Wdl::from(v.for_mover()), Wdl::from(v).for_mover());
+        }
+        assert_eq!(Wdl::from_successors([Wdl::Win, Wdl::Draw]), Wdl::Draw);
+        assert_eq!(Wdl::from_successors([Wdl::Win, Wdl::Loss]), Wdl::Win);
+        assert_eq!(Wdl::from_successors([]), Wdl::Loss);
     }
 }

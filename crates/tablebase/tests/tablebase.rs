@@ -9,7 +9,10 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use alq_engine::{Bitboard, Position, Side};
-use alq_tablebase::{build, verify, BuildOptions, Material, Outcome, Shard, TbError, Tablebase, Value};
+use alq_tablebase::{
+    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, TbError, Tablebase, Value,
+    Wdl,
+};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -25,7 +28,7 @@ fn six() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("six");
-        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
+        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
         assert_eq!(outcome, Outcome::Complete);
         dir
     })
@@ -172,7 +175,7 @@ fn values_equal_an_independent_brute_force_solver() {
 fn classic_tables_equal_the_brute_force_solver_and_keep_to_their_rules() {
     use alq_engine::RuleSet;
     let dir = scratch("classic4");
-    let outcome = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic }, &mut |_| {}).unwrap();
+    let outcome = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
     assert_eq!(outcome, Outcome::Complete);
     let tb = Tablebase::open(&dir).unwrap();
     assert_eq!(tb.rules(), RuleSet::Classic);
@@ -192,7 +195,7 @@ fn classic_tables_equal_the_brute_force_solver_and_keep_to_their_rules() {
     assert!(verify(&mut verified, &mut |_| {}).unwrap() > 0);
     // One folder, one rule set: a BrainKing build into it is refused, and the
     // tables refuse to stand in for BrainKing's.
-    let err = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::BrainKing }, &mut |_| {}).unwrap_err();
+    let err = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap_err();
     assert!(matches!(err, TbError::Rules { .. }), "{err}");
     let err = tb.expect_rules(RuleSet::BrainKing).unwrap_err().to_string();
     assert!(err.contains("classic") && err.contains("brainking"), "{err}");
@@ -223,8 +226,13 @@ fn verify_passes_on_six_pieces() {
     let mut tb = Tablebase::open(six()).unwrap();
     assert_eq!(tb.max_pieces(), 6);
     let checked = verify(&mut tb, &mut |_| {}).unwrap();
-    let expected: u64 = Material::up_to(6).iter().map(|m| m.positions()).sum();
+    let expected: u64 = Material::up_to(6).iter().map(|m| m.slots(Scheme::Mirror)).sum();
     assert_eq!(checked, expected);
+    // The mirror index about halves the files: 13,256,611 entries before it,
+    // 7,073,679 with it (a mover's set that is its own mirror image keeps its
+    // whole block, which weighs more the fewer the pieces).
+    assert_eq!(Material::up_to(6).iter().map(|m| m.positions()).sum::<u64>(), 13_256_611);
+    assert_eq!(expected, 7_073_679);
 }
 
 #[test]
@@ -234,10 +242,10 @@ fn verify_finds_a_wrong_value() {
         std::fs::copy(six().join(m.file_name()), dir.join(m.file_name())).unwrap();
     }
     let m = Material { mover: 2, other: 2 };
-    let mut values = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap().values().to_vec();
+    let mut values = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap().data().to_vec();
     let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
     values[i] = Value::Win(3).to_byte().unwrap();
-    alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, &values).unwrap();
+    alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, Layout::current(Kind::Distance), &values).unwrap();
     let mut tb = Tablebase::open(&dir).unwrap();
     let err = verify(&mut tb, &mut |_| {}).unwrap_err();
     assert!(matches!(err, TbError::Inconsistent { .. }), "{err}");
@@ -299,7 +307,7 @@ fn three_shards_give_byte_identical_files() {
         let mut waiting = false;
         for index in 0..3 {
             let shard = Shard { index, count: 3 };
-            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard), rules: alq_engine::RuleSet::BrainKing }, &mut |_| {}).unwrap();
+            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard), rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
             waiting |= outcome != Outcome::Complete;
         }
         rounds += 1;
@@ -390,4 +398,200 @@ fn search_with_tables_plays_and_scores_by_them() {
     assert_ne!(r.score, Score::Win(d.into()), "{long}: win {d} claimed under a no-progress limit of {}", d - 1);
     let loose = GameConfig { no_progress_limit: Some(u32::from(d)), max_plies: None, ..GameConfig::default() };
     assert_eq!(searcher.search(&Game::new(long, loose), Limits::depth(2), |_| {}).score, Score::Win(d.into()));
+}
+
+/// The ≤ 6-piece win/draw/loss tables, built once.
+fn six_wdl() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = scratch("six-wdl");
+        let options = BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Wdl };
+        assert_eq!(build(&dir, &options, &mut |_| {}).unwrap(), Outcome::Complete);
+        dir
+    })
+}
+
+/// A win/draw/loss build, made without any distance, gives every position of
+/// up to 6 pieces the kind of value the distance tables give it; its files
+/// are a quarter of the distance tables' size and verify on their own.
+#[test]
+fn wdl_tables_equal_the_distance_tables_win_draw_loss() {
+    let wdl = Tablebase::open(six_wdl()).unwrap();
+    let full = Tablebase::open(six()).unwrap();
+    assert_eq!((wdl.coverage(Kind::Wdl), wdl.coverage(Kind::Distance)), (Some(6), None));
+    assert!(matches!(wdl.probe(&"...../...../...../...../..W.. w".parse().unwrap()), Err(TbError::NotCovered { .. })));
+    for m in Material::up_to(6) {
+        let d = full.table(m).unwrap();
+        let w = wdl.table_of(m, Kind::Wdl).unwrap();
+        assert_eq!(w.data().len(), d.data().len().div_ceil(4), "{m}");
+        // Every entry of the class, slot by slot (spare slots too).
+        let (dv, wv) = (d.view(), w.view());
+        for i in 0..m.slots(Scheme::Mirror) {
+            assert_eq!(wv.wdl(i), Wdl::from(dv.value(i)), "{m} entry {i}");
+        }
+        let (ds, ws) = (class_stats(&full, m, Kind::Distance).unwrap(), class_stats(&wdl, m, Kind::Wdl).unwrap());
+        // Counted position by position, as the scheme-1 files did.
+        assert_eq!(ds.positions, m.positions(), "{m}");
+        assert_eq!((ws.positions, ws.wins, ws.draws, ws.losses), (ds.positions, ds.wins, ds.draws, ds.losses), "{m}");
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    for _ in 0..5_000 {
+        let pos = random_position(&mut rng, 6);
+        let (value, source) = wdl.probe_wdl(&pos).unwrap();
+        assert_eq!(value, Wdl::from(full.probe(&pos).unwrap()), "{pos}");
+        assert_eq!(source.kind, Kind::Wdl);
+        assert_eq!(wdl.probe_wdl(&pos.mirror()).unwrap().0, value, "mirror of {pos}");
+        let moves = wdl.probe_moves_wdl(&pos).unwrap();
+        if let Some((_, best)) = moves.first() {
+            assert_eq!(*best, value, "best move of {pos}");
+        }
+    }
+    let mut tb = Tablebase::open(six_wdl()).unwrap();
+    let expected: u64 = Material::up_to(6).iter().map(|m| m.slots(Scheme::Mirror)).sum();
+    assert_eq!(verify(&mut tb, &mut |_| {}).unwrap(), expected);
+}
+
+/// One folder with distance tables up to 4 pieces and win/draw/loss tables
+/// up to 6: probing answers from the distance tables where they cover the
+/// position and says so, from the win/draw/loss tables beyond.
+#[test]
+fn probing_uses_distance_tables_first_then_wdl() {
+    let dir = scratch("mixed");
+    for m in Material::up_to(6) {
+        std::fs::copy(six_wdl().join(Kind::Wdl.file_name(m)), dir.join(Kind::Wdl.file_name(m))).unwrap();
+        if m.pieces() <= 4 {
+            std::fs::copy(six().join(m.file_name()), dir.join(m.file_name())).unwrap();
+        }
+    }
+    let tb = Tablebase::open(&dir).unwrap();
+    assert_eq!((tb.max_pieces(), tb.wdl_max_pieces()), (4, 6));
+    let full = Tablebase::open(six()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    for _ in 0..2_000 {
+        let pos = random_position(&mut rng, 6);
+        let (value, source) = tb.probe_wdl(&pos).unwrap();
+        let truth = full.probe(&pos).unwrap();
+        assert_eq!(value, Wdl::from(truth), "{pos}");
+        let small = pos.occupied().count() <= 4;
+        assert_eq!(source.kind, if small { Kind::Distance } else { Kind::Wdl }, "{pos}");
+        assert_eq!(source.pieces, if small { 4 } else { 6 });
+        if small {
+            assert_eq!(tb.probe(&pos).unwrap(), truth);
+        } else {
+            assert!(matches!(tb.probe(&pos), Err(TbError::NotCovered { .. })));
+        }
+    }
+    // Both kinds are verified, each against its own smaller tables.
+    let mut tb = Tablebase::open(&dir).unwrap();
+    let expected: u64 = Material::up_to(6).iter().map(|m| m.slots(Scheme::Mirror)).sum::<u64>()
+        + Material::up_to(4).iter().map(|m| m.slots(Scheme::Mirror)).sum::<u64>();
+    assert_eq!(verify(&mut tb, &mut |_| {}).unwrap(), expected);
+}
+
+/// Writes a class's distance table in the first builds' format (version 1:
+/// one byte for every stored form, index scheme 1), by hand, from the
+/// values of `tb`.
+fn write_version_1(dir: &Path, tb: &Tablebase, m: Material) {
+    let values: Vec<u8> = (0..m.positions())
+        .map(|i| {
+            let (us, them) = alq_tablebase::position_at(m, i);
+            tb.value_of(us, them).unwrap().to_byte().unwrap()
+        })
+        .collect();
+    let mut h = [0u8; 48];
+    h[0..8].copy_from_slice(b"ALQTB\0\r\n");
+    h[8..12].copy_from_slice(&1u32.to_le_bytes());
+    h[12..21].copy_from_slice(b"brainking");
+    h[28] = m.mover;
+    h[29] = m.other;
+    h[30] = 1;
+    h[31] = 1;
+    h[32..40].copy_from_slice(&m.positions().to_le_bytes());
+    let sum = alq_tablebase::checksum(&[&h[..40], &values]);
+    h[40..48].copy_from_slice(&sum.to_le_bytes());
+    std::fs::write(dir.join(m.file_name()), [&h[..], &values].concat()).unwrap();
+}
+
+/// Version 1 files (no mirror) are still read, and a build continues on top
+/// of them: the new levels are written in version 2 with the same values.
+#[test]
+fn version_1_files_are_still_read_and_built_on() {
+    let dir = scratch("version1");
+    let full = Tablebase::open(six()).unwrap();
+    for m in Material::up_to(4) {
+        write_version_1(&dir, &full, m);
+    }
+    let old = Tablebase::open(&dir).unwrap();
+    assert_eq!(old.max_pieces(), 4);
+    assert_eq!(old.table(Material { mover: 2, other: 2 }).unwrap().layout(), Layout::VERSION_1);
+    let options = BuildOptions { pieces: 5, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Distance };
+    assert_eq!(build(&dir, &options, &mut |_| {}).unwrap(), Outcome::Complete);
+    for m in Material::with_pieces(5) {
+        let (a, b) = (std::fs::read(six().join(m.file_name())).unwrap(), std::fs::read(dir.join(m.file_name())).unwrap());
+        assert!(a == b, "{m}: the build on version 1 files differs");
+    }
+    let tb = Tablebase::open(&dir).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..2_000 {
+        let pos = random_position(&mut rng, 5);
+        assert_eq!(tb.probe(&pos).unwrap(), full.probe(&pos).unwrap(), "{pos}");
+    }
+    let mut tb = tb;
+    assert!(verify(&mut tb, &mut |_| {}).is_ok());
+}
+
+/// Damaged and mismatched win/draw/loss files are refused by name: a flipped
+/// bit, a truncated file, a distance table under a wdl name and the other way
+/// round.
+#[test]
+fn damaged_and_mismatched_wdl_files_are_refused_by_name() {
+    use alq_engine::RuleSet;
+    let dir = scratch("damaged-wdl");
+    let m = Material { mover: 3, other: 2 };
+    let name = Kind::Wdl.file_name(m);
+    let good = std::fs::read(six_wdl().join(&name)).unwrap();
+    let read = |bytes: &[u8], kind: Kind| {
+        std::fs::write(dir.join(kind.file_name(m)), bytes).unwrap();
+        alq_tablebase::read_table_of(&dir, RuleSet::BrainKing, m, kind).unwrap_err()
+    };
+    let mut bad = good.clone();
+    bad[200] ^= 0x04;
+    let err = read(&bad, Kind::Wdl);
+    assert!(matches!(err, TbError::Checksum { .. }) && err.to_string().contains(&name), "{err}");
+    let err = read(&good[..good.len() - 1], Kind::Wdl);
+    assert!(matches!(err, TbError::Length { .. }) && err.to_string().contains(&name), "{err}");
+    let distance = std::fs::read(six().join(m.file_name())).unwrap();
+    let err = read(&distance, Kind::Wdl);
+    assert!(matches!(err, TbError::ValueEncoding { found: 1, expected: 2, .. }) && err.to_string().contains(&name), "{err}");
+    let err = read(&good, Kind::Distance);
+    assert!(matches!(err, TbError::ValueEncoding { found: 2, .. }) && err.to_string().contains("3v2.alqtb"), "{err}");
+    let mut bad = good.clone();
+    bad[30] = 1;
+    assert!(matches!(read(&bad, Kind::Wdl), TbError::IndexScheme { found: 1, expected: 2, .. }));
+    std::fs::write(dir.join(&name), &good).unwrap();
+    assert!(matches!(alq_tablebase::read_table_of(&dir, RuleSet::Classic, m, Kind::Wdl), Err(TbError::Rules { .. })));
+    assert!(alq_tablebase::read_table_of(&dir, RuleSet::BrainKing, m, Kind::Wdl).is_ok());
+}
+
+/// A killed build leaves a temporary file; the next build removes it, says
+/// so, and finishes the tables.
+#[test]
+fn a_stale_temporary_file_is_removed_by_the_next_build() {
+    let dir = scratch("stale");
+    let options = BuildOptions { pieces: 3, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Wdl };
+    build(&dir, &options, &mut |_| {}).unwrap();
+    let last = Material { mover: 2, other: 1 };
+    std::fs::remove_file(dir.join(Kind::Wdl.file_name(last))).unwrap();
+    let stale = dir.join(format!(".{}.tmp.4242", Kind::Wdl.file_name(last)));
+    std::fs::write(&stale, b"half a table").unwrap();
+    let mut removed = 0;
+    build(&dir, &options, &mut |e| {
+        if let Event::StaleRemoved { files } = e {
+            removed = files;
+        }
+    })
+    .unwrap();
+    assert_eq!(removed, 1);
+    assert!(!stale.exists());
+    assert!(Tablebase::open(&dir).unwrap().coverage(Kind::Wdl) == Some(3));
 }
