@@ -22,6 +22,14 @@ pub enum TbCommand {
     Stats(TbArgs),
     /// Re-check every stored value against the values of its successors.
     Verify(TbArgs),
+    /// Check tables against independent code: every entry up to the
+    /// --against tables' size against them, then random positions with more
+    /// pieces solved by the proof search (`alq solve`) with --against as
+    /// leaves. Exits 2 on the first disagreement.
+    Crosscheck(CrosscheckArgs),
+    /// Probe speed: random K-piece positions probed one after another on one
+    /// thread, from tables read into memory or (--disk) from the files.
+    Bench(BenchArgs),
     /// Endgame accuracy of a player: random K-piece positions where a move
     /// can spoil the value; how often its move keeps a win or a draw.
     Accuracy(AccuracyArgs),
@@ -49,6 +57,65 @@ pub struct AccuracyArgs {
     /// Also write the result as JSON.
     #[arg(long, value_name = "FILE.json")]
     out: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    #[command(flatten)]
+    rules: crate::RulesArg,
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Tablebase folder.
+    #[arg(long, value_name = "DIR")]
+    tb: PathBuf,
+    /// Pieces in every probed position (default: the most the tables cover).
+    #[arg(long, value_name = "K")]
+    pieces: Option<u32>,
+    /// Number of probes.
+    #[arg(long, value_name = "N", default_value_t = 1_000_000)]
+    probes: usize,
+    /// Probe the files where they lie (one read a probe; the page cache
+    /// serves what it holds) instead of reading the tables in first.
+    #[arg(long)]
+    disk: bool,
+    /// Seed of the random positions.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    #[command(flatten)]
+    rules: crate::RulesArg,
+}
+
+#[derive(Args)]
+pub struct CrosscheckArgs {
+    /// The tables to check (win/draw/loss values of either kind).
+    #[arg(long, value_name = "DIR")]
+    tb: PathBuf,
+    /// Distance tables built separately (e.g. `alq tb build --pieces 10`):
+    /// the entries both cover are compared, and they are the proof search's
+    /// leaves.
+    #[arg(long, value_name = "DIR")]
+    against: PathBuf,
+    /// Piece counts of the random positions (default: every count --tb
+    /// covers beyond --against), e.g. `11,12`.
+    #[arg(long, value_name = "K,..", value_delimiter = ',')]
+    pieces: Vec<u32>,
+    /// Random positions to prove per piece count (positions the search
+    /// cannot prove within its budget are drawn again and counted apart).
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    positions: usize,
+    /// The proof search's budget per position, in expanded positions.
+    #[arg(long, value_name = "N", default_value_t = 200_000)]
+    nodes: u64,
+    /// The proof search's memory per position (and per thread), in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 256)]
+    hash: usize,
+    /// Seed of the random positions.
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Skip the entry-by-entry comparison (random positions only).
+    #[arg(long)]
+    random_only: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -114,7 +181,158 @@ pub fn run(command: TbCommand) -> anyhow::Result<()> {
         TbCommand::Stats(args) => stats_cmd(args),
         TbCommand::Verify(args) => verify_cmd(args),
         TbCommand::Accuracy(args) => accuracy_cmd(args),
+        TbCommand::Crosscheck(args) => crosscheck_cmd(args),
+        TbCommand::Bench(args) => bench_cmd(args),
     }
+}
+
+/// A uniformly drawn stored form with `pieces` pieces (both sides present,
+/// the side to move normalised as the tables store it).
+fn random_stored_form(rng: &mut impl rand::Rng, pieces: u32) -> (u32, u32) {
+    loop {
+        let mut points: Vec<u32> = (0..25).collect();
+        let (mut us, mut them) = (0u32, 0u32);
+        for i in 0..pieces as usize {
+            let j = rng.gen_range(i..25);
+            points.swap(i, j);
+            if rng.gen_bool(0.5) {
+                us |= 1 << points[i];
+            } else {
+                them |= 1 << points[i];
+            }
+        }
+        if us != 0 && them != 0 && us.count_ones() <= 12 && them.count_ones() <= 12 {
+            return (us, them);
+        }
+    }
+}
+
+fn bench_cmd(args: BenchArgs) -> anyhow::Result<()> {
+    use rand::SeedableRng;
+    let tb = if args.disk { Tablebase::open_on_disk(&args.tb) } else { Tablebase::open(&args.tb) }
+        .with_context(|| format!("opening {}", args.tb.display()))?;
+    if let Some(rules) = args.rules.rules {
+        tb.expect_rules(rules)?;
+    }
+    let covered = tb.wdl_max_pieces();
+    let k = args.pieces.unwrap_or(covered);
+    anyhow::ensure!((2..=covered).contains(&k), "--pieces {k}: the tables in {} cover 2 to {covered} pieces", args.tb.display());
+    anyhow::ensure!(args.probes > 0, "--probes must be at least 1");
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
+    let forms: Vec<(u32, u32)> = (0..args.probes).map(|_| random_stored_form(&mut rng, k)).collect();
+    let pass = || -> anyhow::Result<(f64, [u64; 3])> {
+        let started = Instant::now();
+        let mut counts = [0u64; 3];
+        for &(us, them) in &forms {
+            let (w, _) = tb.wdl_of(us, them)?;
+            counts[w as usize] += 1;
+        }
+        Ok((started.elapsed().as_secs_f64(), counts))
+    };
+    let source = tb.probe_wdl(&alq_tablebase::denormalize(forms[0].0, forms[0].1))?.1;
+    let (first, counts) = pass()?;
+    let (seconds, mode) = if args.disk {
+        (first, "from disk (one read a probe)")
+    } else {
+        eprintln!("first pass, reading the tables in: {first:.1} s");
+        (pass()?.0, "from memory")
+    };
+    println!(
+        "{} probes of random {k}-piece positions {mode}, {} tables (≤ {} pieces), one thread: {:.3} s, {:.0} probes/s (wins {}, draws {}, losses {})",
+        args.probes,
+        source.kind,
+        source.pieces,
+        seconds,
+        args.probes as f64 / seconds,
+        counts[2],
+        counts[1],
+        counts[0]
+    );
+    Ok(())
+}
+
+fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
+    use rand::SeedableRng;
+    use rayon::prelude::*;
+    let pool = crate::thread_pool(args.threads)?;
+    let tb = open(&args.tb, args.rules)?;
+    let against = open(&args.against, args.rules)?;
+    anyhow::ensure!(tb.rules() == against.rules(), "{} and {} hold tables of different rules", args.tb.display(), args.against.display());
+    let leaves = against.coverage(Kind::Distance).with_context(|| format!("{} holds no distance tables", args.against.display()))?;
+    let covered = tb.wdl_max_pieces();
+    let kind = if tb.coverage(Kind::Wdl).is_some() { Kind::Wdl } else { Kind::Distance };
+    let started = Instant::now();
+    if !args.random_only {
+        let up_to = leaves.min(tb.coverage(kind).unwrap_or(0));
+        let total: u64 = Material::up_to(up_to).iter().map(|&m| tb.entries(m, kind)).sum();
+        let b = bar(total, "entries");
+        b.set_prefix(format!("compare ≤ {up_to}"));
+        let compared = pool.install(|| {
+            alq_tablebase::compare_wdl(&tb, kind, &against, up_to, &mut |event| {
+                if let VerifyEvent::ClassDone { positions, .. } = event {
+                    b.inc(positions);
+                }
+            })
+        });
+        b.finish_and_clear();
+        let compared = compared.with_context(|| format!("comparing {} with {}", args.tb.display(), args.against.display()))?;
+        println!(
+            "equal: {compared} {kind} entries up to {up_to} pieces equal the win/draw/loss of {} ({:.1} s)",
+            args.against.display(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    let pieces = if args.pieces.is_empty() { (leaves + 1..=covered).collect() } else { args.pieces.clone() };
+    for &k in &pieces {
+        anyhow::ensure!(k > leaves && k <= covered, "--pieces {k}: must be above the {leaves} pieces of --against and at most the {covered} of --tb");
+        let started = Instant::now();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let (mut agree, mut unknown) = (0usize, 0usize);
+        let b = bar(args.positions as u64, "positions");
+        b.set_prefix(format!("{k} pieces"));
+        let budget = alq_solver::Budget { nodes: Some(args.nodes), time: None, memory_bytes: args.hash.saturating_mul(1 << 20) };
+        while agree < args.positions {
+            anyhow::ensure!(unknown <= 20 * args.positions, "{k} pieces: {unknown} positions not proven within --nodes {}; raise it", args.nodes);
+            let batch: Vec<(u32, u32)> = (0..(args.positions - agree).min(64)).map(|_| random_stored_form(&mut rng, k)).collect();
+            let results: Vec<anyhow::Result<Option<(alq_engine::Position, alq_tablebase::Wdl, alq_tablebase::Value)>>> = pool.install(|| {
+                batch
+                    .par_iter()
+                    .map(|&(us, them)| {
+                        let pos = alq_tablebase::denormalize(us, them);
+                        let mut solver = alq_solver::Solver::new(Some(&against));
+                        solver.set_rules(against.rules());
+                        let result = solver.solve(&pos, &budget)?;
+                        let alq_solver::Proof::Exact(value) = result.proof else { return Ok(None) };
+                        let (stored, _) = tb.probe_wdl(&pos)?;
+                        Ok(Some((pos, stored, value)))
+                    })
+                    .collect()
+            });
+            for r in results {
+                match r? {
+                    None => unknown += 1,
+                    Some((pos, stored, value)) if stored == alq_tablebase::Wdl::from(value) => {
+                        agree += 1;
+                        b.inc(1);
+                        let _ = pos;
+                    }
+                    Some((pos, stored, value)) => {
+                        b.finish_and_clear();
+                        anyhow::bail!("{pos}: {} says {stored}, the proof search over {} proves {value}", args.tb.display(), args.against.display());
+                    }
+                }
+            }
+        }
+        b.finish_and_clear();
+        println!(
+            "agree: {agree} random {k}-piece positions proven by the search over {} (≤ {leaves}) equal {}; {unknown} not proven within {} nodes ({:.1} s)",
+            args.against.display(),
+            args.tb.display(),
+            args.nodes,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(())
 }
 
 fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {

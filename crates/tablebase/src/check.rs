@@ -230,3 +230,55 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
     }
     Ok(stats)
 }
+
+/// Compares, entry by entry, the win/draw/loss values of `a`'s tables of
+/// `kind` for every class up to `up_to` pieces with what `b` gives for the
+/// same positions (from its distance tables where they cover them): two
+/// builds by different routes, or of different kinds, must agree. Every slot
+/// of `a` is compared, spare slots too. Stops at the first difference.
+/// Returns the number of entries compared.
+pub fn compare_wdl(a: &Tablebase, kind: Kind, b: &Tablebase, up_to: u32, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
+    let mut compared = 0;
+    for material in Material::up_to(up_to) {
+        let started = Instant::now();
+        let table = a.table_of(material, kind)?;
+        let view = table.view();
+        let scheme = view.layout.scheme;
+        let block = material.block();
+        let positions = table.data_entries();
+        report(VerifyEvent::ClassStart { material, kind, positions });
+        let first_bad = (0..material.sets(scheme)).into_par_iter().find_map_first(|set| {
+            let us = mover_set(scheme, material, set);
+            let free = FreePoints::new(us);
+            let mut squeezed: u32 = (1u32 << material.other) - 1;
+            for j in 0..block {
+                let them = free.deposit(squeezed);
+                if squeezed != 0 {
+                    squeezed = next_combination(squeezed);
+                }
+                let mine = view.wdl(set * block + j);
+                match b.wdl_of(us, them) {
+                    Ok((theirs, _)) if theirs == mine => {}
+                    Ok((theirs, _)) => return Some(Err((us, them, mine, theirs))),
+                    Err(e) => return Some(Ok(e)),
+                }
+            }
+            None
+        });
+        match first_bad {
+            None => {}
+            Some(Ok(e)) => return Err(e),
+            Some(Err((us, them, mine, theirs))) => {
+                return Err(TbError::Inconsistent {
+                    path: table_path_of(a.dir(), kind, material),
+                    position: denormalize(us, them).to_string(),
+                    stored: mine.to_string(),
+                    expected: format!("{theirs} (from {})", b.dir().display()),
+                })
+            }
+        }
+        compared += positions;
+        report(VerifyEvent::ClassDone { material, kind, positions, seconds: started.elapsed().as_secs_f64() });
+    }
+    Ok(compared)
+}

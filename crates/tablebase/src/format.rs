@@ -405,3 +405,63 @@ pub fn read_table_of(dir: &Path, rules: RuleSet, material: Material, kind: Kind)
     }
     Ok(Table { material, layout, bytes })
 }
+
+/// A table probed where it lies: the header is checked when it is opened
+/// (not the checksum, which would mean reading the whole file), and every
+/// probe reads one byte at its offset. For tables larger than the memory to
+/// spare; the operating system's page cache keeps what is probed often.
+#[derive(Debug)]
+pub struct DiskTable {
+    path: PathBuf,
+    file: File,
+    material: Material,
+    layout: Layout,
+}
+
+impl DiskTable {
+    /// Opens the table of `kind` for `material` under `rules` in `dir`.
+    pub fn open(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> Result<DiskTable, TbError> {
+        let path = table_path_of(dir, kind, material);
+        let mut file = match File::open(&path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(TbError::Missing { path, dir: dir.to_path_buf(), material })
+            }
+            Err(e) => return Err(TbError::Io { path, source: e }),
+        };
+        let length = file.metadata().map_err(TbError::io(&path))?.len();
+        let mut h = [0u8; HEADER_LEN];
+        if file.read_exact(&mut h).is_err() {
+            let expected = HEADER_LEN as u64 + kind.data_len(material.slots(Scheme::Mirror));
+            return Err(TbError::Length { path, found: length, expected });
+        }
+        let layout = check_header(&path, &h, rules, material, kind, length)?;
+        Ok(DiskTable { path, file, material, layout })
+    }
+
+    /// The index of a stored form in this table.
+    #[inline]
+    pub fn index(&self, us: u32, them: u32) -> u64 {
+        crate::index::index_in(self.layout.scheme, us, them, self.material)
+    }
+
+    fn byte(&self, offset: u64) -> Result<u8, TbError> {
+        use std::os::unix::fs::FileExt;
+        let mut b = [0u8; 1];
+        self.file.read_exact_at(&mut b, HEADER_LEN as u64 + offset).map_err(TbError::io(&self.path))?;
+        Ok(b[0])
+    }
+
+    /// The distance value of entry `i` (distance tables only).
+    pub fn value(&self, i: u64) -> Result<Value, TbError> {
+        Ok(Value::from_byte(self.byte(i)?))
+    }
+
+    /// The win/draw/loss value of entry `i`.
+    pub fn wdl(&self, i: u64) -> Result<Wdl, TbError> {
+        Ok(match self.layout.kind {
+            Kind::Distance => Value::from_byte(self.byte(i)?).into(),
+            Kind::Wdl => Wdl::from_code(self.byte(i / 4)? >> (2 * (i % 4))),
+        })
+    }
+}

@@ -32,11 +32,11 @@ mod solve;
 mod value;
 
 pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
-pub use check::{class_stats, verify, ClassStats, VerifyEvent};
+pub use check::{class_stats, compare_wdl, verify, ClassStats, VerifyEvent};
 pub use error::TbError;
 pub use format::{
     checksum, folder_rules, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path, table_path_of,
-    write_table, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
+    write_table, DiskTable, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
 };
 pub use index::{binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material, Scheme};
 pub use probe::{Source, Tablebase};

@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use alq_engine::{EndgameTables, Exact, Move, Position, RuleSet};
 
 use crate::error::TbError;
-use crate::format::{folder_rules, read_table_of, table_exists, Kind, Table};
+use crate::format::{folder_rules, read_table_of, table_exists, DiskTable, Kind, Table};
 use crate::index::{normalize, Material};
 use crate::value::{Value, Wdl};
 
@@ -31,6 +31,9 @@ pub struct Tablebase {
     wdl_pieces: Option<u32>,
     tables: Vec<OnceLock<Arc<Table>>>,
     wdl_tables: Vec<OnceLock<Arc<Table>>>,
+    /// Probe the files where they lie instead of reading them in.
+    on_disk: bool,
+    disk_tables: Vec<OnceLock<DiskTable>>,
 }
 
 /// Where a value came from.
@@ -74,7 +77,41 @@ impl Tablebase {
             });
         }
         let cells = || (0..SLOTS).map(|_| OnceLock::new()).collect();
-        Ok(Tablebase { dir: dir.to_path_buf(), rules, distance_pieces, wdl_pieces, tables: cells(), wdl_tables: cells() })
+        Ok(Tablebase {
+            dir: dir.to_path_buf(),
+            rules,
+            distance_pieces,
+            wdl_pieces,
+            tables: cells(),
+            wdl_tables: cells(),
+            on_disk: false,
+            disk_tables: (0..2 * SLOTS).map(|_| OnceLock::new()).collect(),
+        })
+    }
+
+    /// Opens the tablebase in `dir` for probing on disk: no table is read
+    /// into memory; every probe reads one byte of its file (see
+    /// [`DiskTable`]). Headers are checked on first use, checksums are not
+    /// (`alq tb verify` reads everything).
+    pub fn open_on_disk(dir: &Path) -> Result<Tablebase, TbError> {
+        let mut tb = Tablebase::open(dir)?;
+        tb.on_disk = true;
+        Ok(tb)
+    }
+
+    /// Whether probes read the files where they lie.
+    pub fn is_on_disk(&self) -> bool {
+        self.on_disk
+    }
+
+    /// The table of one class on disk, opened on first use.
+    fn disk(&self, material: Material, kind: Kind) -> Result<&DiskTable, TbError> {
+        let cell = &self.disk_tables[slot(material) + if kind == Kind::Wdl { SLOTS } else { 0 }];
+        if let Some(t) = cell.get() {
+            return Ok(t);
+        }
+        let table = DiskTable::open(&self.dir, self.rules, material, kind)?;
+        Ok(cell.get_or_init(|| table))
     }
 
     /// The tablebase in `dir`, opened once per process and shared: every
@@ -181,6 +218,10 @@ impl Tablebase {
         if self.distance_pieces.is_none() || material.pieces() > max {
             return Err(TbError::NotCovered { pieces: material.pieces(), max, kind: Kind::Distance });
         }
+        if self.on_disk {
+            let table = self.disk(material, Kind::Distance)?;
+            return table.value(table.index(us, them));
+        }
         let table = self.loaded(material, Kind::Distance)?.view();
         Ok(table.value(table.index(us, them)))
     }
@@ -196,8 +237,12 @@ impl Tablebase {
             (_, Some(w)) if n <= w => Kind::Wdl,
             _ => return Err(TbError::NotCovered { pieces: n, max: self.wdl_max_pieces(), kind: Kind::Wdl }),
         };
-        let table = self.loaded(material, kind)?.view();
         let pieces = self.coverage(kind).expect("checked above");
+        if self.on_disk {
+            let table = self.disk(material, kind)?;
+            return Ok((table.wdl(table.index(us, them))?, Source { kind, pieces }));
+        }
+        let table = self.loaded(material, kind)?.view();
         Ok((table.wdl(table.index(us, them)), Source { kind, pieces }))
     }
 

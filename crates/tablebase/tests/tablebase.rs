@@ -446,6 +446,13 @@ fn wdl_tables_equal_the_distance_tables_win_draw_loss() {
             assert_eq!(*best, value, "best move of {pos}");
         }
     }
+    // Probing the files where they lie gives the same values.
+    let disk = Tablebase::open_on_disk(six_wdl()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(12);
+    for _ in 0..2_000 {
+        let pos = random_position(&mut rng, 6);
+        assert_eq!(disk.probe_wdl(&pos).unwrap(), wdl.probe_wdl(&pos).unwrap(), "{pos}");
+    }
     let mut tb = Tablebase::open(six_wdl()).unwrap();
     let expected: u64 = Material::up_to(6).iter().map(|m| m.slots(Scheme::Mirror)).sum();
     assert_eq!(verify(&mut tb, &mut |_| {}).unwrap(), expected);
