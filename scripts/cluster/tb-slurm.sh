@@ -4,6 +4,7 @@
 # that is not complete yet, then exits; the next level's array job starts when
 # every task of this one has finished (see tb-submit.sh, which chains them).
 #   sbatch --array=0-6 scripts/cluster/tb-slurm.sh /shared/alq/tb 12 7
+#   TB_KIND=wdl sbatch --export=ALL --array=0-6 scripts/cluster/tb-slurm.sh /shared/alq/tb 12 7
 # A killed or requeued task resumes: finished table files are kept, and files
 # are written under a temporary name and renamed when complete.
 # Memory: two bytes per entry of the task's unit plus the smaller tables its
@@ -19,4 +20,5 @@ out=${1:?shared tablebase folder}
 pieces=${2:?piece count of the level this array builds}
 shards=${3:?number of shards (the array size)}
 i=${SLURM_ARRAY_TASK_ID:?run as a Slurm array job}
-alq tb build --pieces "$pieces" --out "$out" --shard "$i/$shards" --threads "${SLURM_CPUS_PER_TASK:-1}"
+# TB_KIND=wdl builds win/draw/loss tables (2 bits a position); distance by default.
+alq tb build --pieces "$pieces" --out "$out" --shard "$i/$shards" --kind "${TB_KIND:-distance}" --threads "${SLURM_CPUS_PER_TASK:-1}"

@@ -37,8 +37,8 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
-pub use search::{time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY};
-pub use tables::{EndgameTables, Exact};
+pub use search::{time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, TB_WIN};
+pub use tables::{EndgameTables, Exact, Wdl};
 pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};

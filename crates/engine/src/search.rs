@@ -15,7 +15,7 @@ use crate::game::Game;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{Rules, BRAINKING_RULES};
-use crate::tables::{EndgameTables, Exact};
+use crate::tables::{EndgameTables, Exact, Wdl};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
 /// Score of a win at the root (minus the plies it takes).
@@ -25,6 +25,14 @@ pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = 31_000;
 /// Deepest ply the search goes to (counting forced-capture plies).
 pub const MAX_PLY: usize = 128;
+
+/// The score of a position that win/draw/loss tables (no distance) give as
+/// won, less the ply: above every evaluation ([`crate::MAX_EVAL`]) and below
+/// every proven mate ([`MATE_BOUND`]). It is not a proof: the distance is
+/// unknown, so a game's no-progress rule might still end it drawn; the
+/// search plays towards it and proves it once the distance tables cover the
+/// position.
+pub const TB_WIN: i32 = 25_000;
 
 /// A search score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -624,6 +632,18 @@ impl<E: Evaluator> Searcher<E> {
                                 Exact::Draw => 0,
                             };
                         }
+                    }
+                } else if pos.occupied().count() <= tables.wdl_max_pieces() {
+                    // Win/draw/loss tables beyond the distance tables: a
+                    // draw is exact (draw rules only add draws), a win or a
+                    // loss scores past every evaluation.
+                    if let Some(value) = tables.probe_wdl(pos) {
+                        self.tb_hits += 1;
+                        return match value {
+                            Wdl::Win => TB_WIN - ply as i32,
+                            Wdl::Loss => -TB_WIN + ply as i32,
+                            Wdl::Draw => 0,
+                        };
                     }
                 }
             }

@@ -97,6 +97,54 @@ impl std::str::FromStr for Exact {
     }
 }
 
+/// A value without its distance: what win/draw/loss tables hold (side to
+/// move's view). Ordered from worst to best for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Wdl {
+    /// The value for the player who moved into a position of value `self`.
+    #[inline]
+    pub fn for_mover(self) -> Wdl {
+        match self {
+            Wdl::Win => Wdl::Loss,
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+        }
+    }
+
+    /// The value of a position from its successors' (each from the
+    /// opponent's view); no successors: lost.
+    pub fn from_successors(successors: impl IntoIterator<Item = Wdl>) -> Wdl {
+        successors.into_iter().map(Wdl::for_mover).max().unwrap_or(Wdl::Loss)
+    }
+}
+
+impl From<Exact> for Wdl {
+    #[inline]
+    fn from(value: Exact) -> Wdl {
+        match value {
+            Exact::Win(_) => Wdl::Win,
+            Exact::Loss(_) => Wdl::Loss,
+            Exact::Draw => Wdl::Draw,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Win => "win",
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+        })
+    }
+}
+
 /// Endgame tables the engine can ask. Implementations must be cheap to probe
 /// from many threads at once.
 pub trait EndgameTables: Send + Sync {
@@ -117,6 +165,22 @@ pub trait EndgameTables: Send + Sync {
     /// Whether `pos` has few enough pieces to be covered.
     fn covers(&self, pos: &Position) -> bool {
         pos.occupied().count() <= self.max_pieces()
+    }
+
+    /// Every position with at most this many pieces has a win/draw/loss
+    /// value ([`EndgameTables::probe_wdl`]), at least [`EndgameTables::max_pieces`].
+    fn wdl_max_pieces(&self) -> u32 {
+        self.max_pieces()
+    }
+
+    /// The win/draw/loss value of `pos` for its side to move, where only
+    /// that is known (tables without distances); `None` when not covered.
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if self.covers(pos) {
+            self.probe(pos).map(Wdl::from)
+        } else {
+            None
+        }
     }
 
     /// Every legal move of `pos` with the value it has for the player making

@@ -8,7 +8,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use alq_engine::{Bitboard, EndgameTables, Exact, Game, GameConfig, Position, Side};
+use alq_engine::{Bitboard, EndgameTables, Game, GameConfig, Position, Side, Wdl};
 
 use crate::players::PlayerSpec;
 
@@ -17,7 +17,9 @@ use crate::players::PlayerSpec;
 #[derive(Clone, Debug, PartialEq)]
 pub struct AccuracyPosition {
     pub position: Position,
-    pub value: Exact,
+    /// Win or draw (only the kind matters: distances are not judged, and
+    /// win/draw/loss tables have none).
+    pub value: Wdl,
 }
 
 /// A count with its rate and Wilson 95 % interval.
@@ -83,9 +85,9 @@ impl AccuracyReport {
 /// `n` positions with exactly `pieces` pieces, both sides present, that the
 /// tables value as a win or a draw for the side to move and where some
 /// legal move changes that value. The same seed gives the same positions.
-/// `None` when the tables do not cover `pieces`.
+/// `None` when the tables (distance or win/draw/loss) do not cover `pieces`.
 pub fn sample_positions(tables: &dyn EndgameTables, pieces: u32, n: usize, seed: u64) -> Option<Vec<AccuracyPosition>> {
-    if !(2..=24).contains(&pieces) || pieces > tables.max_pieces() {
+    if !(2..=24).contains(&pieces) || pieces > tables.wdl_max_pieces() {
         return None;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -113,12 +115,14 @@ pub fn sample_positions(tables: &dyn EndgameTables, pieces: u32, n: usize, seed:
             continue;
         }
         let position = Position::from_parts(Bitboard(white), Bitboard(black), side);
-        let Some(value) = tables.probe(&position) else { continue };
-        if matches!(value, Exact::Loss(_)) {
+        let Some(value) = tables.probe_wdl(&position) else { continue };
+        if value == Wdl::Loss {
             continue;
         }
-        let Some(ranked) = tables.rank_moves(&position) else { continue };
-        if ranked.iter().any(|(_, v)| v.kind() != value.kind()) {
+        let moves = position.legal_moves_in(tables.rules());
+        let after: Option<Vec<Wdl>> = moves.iter().map(|&mv| tables.probe_wdl(&position.play(mv)).map(Wdl::for_mover)).collect();
+        let Some(after) = after else { continue };
+        if after.iter().any(|&v| v != value) {
             out.push(AccuracyPosition { position, value });
         }
     }
@@ -136,7 +140,7 @@ pub fn judge(player: &PlayerSpec, tables: &dyn EndgameTables, positions: &[Accur
             let mut rng = ChaCha8Rng::seed_from_u64(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let game = Game::new(p.position, GameConfig::with_rules(tables.rules()));
             let Some(choice) = player.build().choose(&game, &mut rng) else { return false };
-            tables.probe(&p.position.play(choice.mv)).is_some_and(|after| after.for_mover().kind() == p.value.kind())
+            tables.probe_wdl(&p.position.play(choice.mv)).is_some_and(|after| after.for_mover() == p.value)
         })
         .collect()
 }
@@ -149,7 +153,7 @@ pub fn measure(
     n: usize,
     seed: u64,
 ) -> Result<AccuracyReport, String> {
-    if player.tables.as_ref().is_some_and(|t| t.max_pieces() >= pieces) {
+    if player.tables.as_ref().is_some_and(|t| t.tables.wdl_max_pieces() >= pieces) {
         return Err(format!(
             "the player's own tables cover {pieces}-piece positions, so it would play them perfectly; give it tables of fewer pieces"
         ));
@@ -161,7 +165,7 @@ pub fn measure(
     }
     let kept = judge(player, tables, &positions, seed);
     let count = |win: bool| {
-        let of_kind = positions.iter().zip(&kept).filter(|(p, _)| matches!(p.value, Exact::Win(_)) == win);
+        let of_kind = positions.iter().zip(&kept).filter(|(p, _)| (p.value == Wdl::Win) == win);
         let (n, k) = of_kind.fold((0, 0), |(n, k), (_, &ok)| (n + 1, k + u64::from(ok)));
         Kept::new(k, n)
     };

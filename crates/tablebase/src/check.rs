@@ -11,7 +11,7 @@ use crate::format::{table_path_of, Kind, Table, TableView};
 use crate::index::{denormalize, mirror, mover_set, next_combination, position_in, FreePoints, Material, Scheme};
 use crate::probe::Tablebase;
 use crate::solve::successor;
-use crate::value::{Value, Wdl};
+use crate::value::{wdl_code, Value, Wdl};
 
 /// Progress of a verification.
 #[derive(Clone, Debug)]
@@ -157,7 +157,7 @@ fn histogram(view: &TableView<'_>) -> [u64; 256] {
     let code = |i: u64| -> usize {
         match view.layout.kind {
             Kind::Distance => view.data[i as usize] as usize,
-            Kind::Wdl => view.wdl(i).code() as usize,
+            Kind::Wdl => wdl_code(view.wdl(i)) as usize,
         }
     };
     (0..sets)
@@ -202,9 +202,9 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
         longest_loss: None,
     };
     if kind == Kind::Wdl {
-        stats.draws = histogram[Wdl::Draw.code() as usize];
-        stats.wins = histogram[Wdl::Win.code() as usize];
-        stats.losses = histogram[Wdl::Loss.code() as usize];
+        stats.draws = histogram[wdl_code(Wdl::Draw) as usize];
+        stats.wins = histogram[wdl_code(Wdl::Win) as usize];
+        stats.losses = histogram[wdl_code(Wdl::Loss) as usize];
         return Ok(stats);
     }
     stats.draws = histogram[0];

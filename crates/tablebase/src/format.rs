@@ -34,7 +34,7 @@ use alq_engine::RuleSet;
 
 use crate::error::TbError;
 use crate::index::{Material, Scheme};
-use crate::value::{Value, Wdl};
+use crate::value::{wdl_code, wdl_from_code, Value, Wdl};
 
 pub const MAGIC: [u8; 8] = *b"ALQTB\0\r\n";
 /// The version this program writes; it reads 1 and 2.
@@ -353,7 +353,7 @@ impl TableView<'_> {
     pub fn wdl(&self, i: u64) -> Wdl {
         match self.layout.kind {
             Kind::Distance => Value::from_byte(self.data[i as usize]).into(),
-            Kind::Wdl => Wdl::from_code(self.data[(i / 4) as usize] >> (2 * (i % 4))),
+            Kind::Wdl => wdl_from_code(self.data[(i / 4) as usize] >> (2 * (i % 4))),
         }
     }
 
@@ -371,7 +371,7 @@ impl TableView<'_> {
 pub fn pack_wdl(values: impl ExactSizeIterator<Item = Wdl>) -> Vec<u8> {
     let mut out = vec![0u8; values.len().div_ceil(4)];
     for (i, w) in values.enumerate() {
-        out[i / 4] |= w.code() << (2 * (i % 4));
+        out[i / 4] |= wdl_code(w) << (2 * (i % 4));
     }
     out
 }
@@ -461,7 +461,7 @@ impl DiskTable {
     pub fn wdl(&self, i: u64) -> Result<Wdl, TbError> {
         Ok(match self.layout.kind {
             Kind::Distance => Value::from_byte(self.byte(i)?).into(),
-            Kind::Wdl => Wdl::from_code(self.byte(i / 4)? >> (2 * (i % 4))),
+            Kind::Wdl => wdl_from_code(self.byte(i / 4)? >> (2 * (i % 4))),
         })
     }
 }

@@ -41,4 +41,4 @@ pub use format::{
 pub use index::{binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material, Scheme};
 pub use probe::{Source, Tablebase};
 pub use solve::Phase;
-pub use value::{Value, Wdl, MAX_DISTANCE};
+pub use value::{wdl_code, wdl_from_code, Value, Wdl, MAX_DISTANCE};

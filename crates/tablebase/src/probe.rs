@@ -295,8 +295,19 @@ impl EndgameTables for Tablebase {
         Tablebase::probe(self, pos).ok().map(Exact::from)
     }
 
+    fn wdl_max_pieces(&self) -> u32 {
+        Tablebase::wdl_max_pieces(self)
+    }
+
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        Tablebase::probe_wdl(self, pos).ok().map(|(value, _)| value)
+    }
+
     fn describe(&self) -> String {
-        format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces())
+        match self.wdl_pieces.filter(|&w| w > self.max_pieces()) {
+            Some(w) => format!("{} (≤ {} pieces, win/draw/loss ≤ {w})", self.dir.display(), self.max_pieces()),
+            None => format!("{} (≤ {} pieces)", self.dir.display(), self.max_pieces()),
+        }
     }
 
     fn rules(&self) -> RuleSet {

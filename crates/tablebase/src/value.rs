@@ -75,72 +75,35 @@ impl Value {
     }
 }
 
-/// A value without its distance: what a win/draw/loss table holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Wdl {
-    Loss,
-    Draw,
-    Win,
+/// The win/draw/loss value a table of value encoding 2 holds: the engine's
+/// [`Wdl`], stored in 2 bits (see [`wdl_code`]).
+pub use alq_engine::Wdl;
+
+/// Decodes a 2-bit code of value encoding 2: 0 draw, 1 win, 2 loss (3 is
+/// never written; a damaged file is refused by its checksum first).
+#[inline]
+pub fn wdl_from_code(code: u8) -> Wdl {
+    match code & 3 {
+        1 => Wdl::Win,
+        2 => Wdl::Loss,
+        _ => Wdl::Draw,
+    }
 }
 
-impl Wdl {
-    /// Decodes a 2-bit code of value encoding 2: 0 draw, 1 win, 2 loss
-    /// (3 is never written; read as a draw only by a damaged file, which the
-    /// checksum refuses first).
-    #[inline]
-    pub fn from_code(code: u8) -> Wdl {
-        match code & 3 {
-            1 => Wdl::Win,
-            2 => Wdl::Loss,
-            _ => Wdl::Draw,
-        }
-    }
-
-    /// The 2-bit code of value encoding 2.
-    #[inline]
-    pub fn code(self) -> u8 {
-        match self {
-            Wdl::Draw => 0,
-            Wdl::Win => 1,
-            Wdl::Loss => 2,
-        }
-    }
-
-    /// The value for the player who moved into a position of value `self`.
-    #[inline]
-    pub fn for_mover(self) -> Wdl {
-        match self {
-            Wdl::Win => Wdl::Loss,
-            Wdl::Loss => Wdl::Win,
-            Wdl::Draw => Wdl::Draw,
-        }
-    }
-
-    /// The value of a position from its successors' (each from the
-    /// opponent's view); no successors: lost.
-    pub fn from_successors(successors: impl IntoIterator<Item = Wdl>) -> Wdl {
-        successors.into_iter().map(Wdl::for_mover).max().unwrap_or(Wdl::Loss)
+/// The 2-bit code of value encoding 2.
+#[inline]
+pub fn wdl_code(value: Wdl) -> u8 {
+    match value {
+        Wdl::Draw => 0,
+        Wdl::Win => 1,
+        Wdl::Loss => 2,
     }
 }
 
 impl From<Value> for Wdl {
     #[inline]
     fn from(value: Value) -> Wdl {
-        match value {
-            Value::Win(_) => Wdl::Win,
-            Value::Loss(_) => Wdl::Loss,
-            Value::Draw => Wdl::Draw,
-        }
-    }
-}
-
-impl fmt::Display for Wdl {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Wdl::Win => "win",
-            Wdl::Loss => "loss",
-            Wdl::Draw => "draw",
-        })
+        Exact::from(value).into()
     }
 }
 
@@ -190,7 +153,7 @@ mod tests {
     #[test]
     fn wdl_codes_round_trip_and_agree_with_values() {
         for w in [Wdl::Win, Wdl::Draw, Wdl::Loss] {
-            assert_eq!(Wdl::from_code(w.code()), w);
+            assert_eq!(wdl_from_code(wdl_code(w)), w);
         }
         for b in 0..=255u8 {
             let v = Value::from_byte(b);

@@ -602,3 +602,38 @@ fn a_stale_temporary_file_is_removed_by_the_next_build() {
     assert!(!stale.exists());
     assert!(Tablebase::open(&dir).unwrap().coverage(Kind::Wdl) == Some(3));
 }
+
+/// The search given win/draw/loss tables only: every move leads into them,
+/// so it scores a won position past every evaluation (`TB_WIN` less the
+/// ply), a lost one below, a drawn one 0, and plays a move that keeps the
+/// value.
+#[test]
+fn search_with_wdl_tables_keeps_the_value() {
+    use alq_engine::{Game, GameConfig, Hce, Limits, SearchConfig, Searcher, MAX_EVAL, TB_WIN};
+    use std::sync::Arc;
+    let wdl = Arc::new(Tablebase::open(six_wdl()).unwrap());
+    let no_rules = GameConfig { no_progress_limit: None, max_plies: None, ..GameConfig::default() };
+    let mut rng = ChaCha8Rng::seed_from_u64(45);
+    let mut seen = [0usize; 3];
+    for _ in 0..300 {
+        let pos = random_position(&mut rng, 6);
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        let (value, _) = wdl.probe_wdl(&pos).unwrap();
+        let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+        searcher.set_tables(Some(wdl.clone()));
+        let r = searcher.search(&Game::new(pos, no_rules), Limits::depth(2), |_| {});
+        let score = r.score.to_internal();
+        match value {
+            Wdl::Win => assert!(score > MAX_EVAL && score <= TB_WIN, "{pos}: {score}"),
+            Wdl::Loss => assert!(score < -MAX_EVAL && score >= -TB_WIN, "{pos}: {score}"),
+            Wdl::Draw => assert_eq!(score, 0, "{pos}"),
+        }
+        let after = wdl.probe_wdl(&pos.play(r.best.unwrap())).unwrap().0.for_mover();
+        assert_eq!(after, value, "{pos}: {} does not keep the value", r.best.unwrap());
+        assert!(r.tb_hits > 0);
+        seen[value as usize] += 1;
+    }
+    assert!(seen.iter().all(|&n| n > 10), "wins, draws and losses all met: {seen:?}");
+}
