@@ -11,7 +11,10 @@ fn main() {
     let kind = match args.next().as_deref() {
         None | Some("distance") => alq_tablebase::Kind::Distance,
         Some("wdl") => alq_tablebase::Kind::Wdl,
-        Some(other) => panic!("unknown kind {other:?}: distance or wdl"),
+        Some(other) => {
+            eprintln!("unknown kind {other:?}: distance or wdl");
+            std::process::exit(2);
+        }
     };
     let options = alq_tablebase::BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing, kind };
     let mut unit_started = Instant::now();
