@@ -311,10 +311,9 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
             for r in results {
                 match r? {
                     None => unknown += 1,
-                    Some((pos, stored, value)) if stored == alq_tablebase::Wdl::from(value) => {
+                    Some((_, stored, value)) if stored == alq_tablebase::Wdl::from(value) => {
                         agree += 1;
                         b.inc(1);
-                        let _ = pos;
                     }
                     Some((pos, stored, value)) => {
                         b.finish_and_clear();

@@ -59,14 +59,6 @@ impl Kind {
         }
     }
 
-    pub fn from_code(code: u8) -> Option<Kind> {
-        match code {
-            1 => Some(Kind::Distance),
-            2 => Some(Kind::Wdl),
-            _ => None,
-        }
-    }
-
     /// `distance` or `wdl`, as the command line names it.
     pub fn name(self) -> &'static str {
         match self {
@@ -81,6 +73,24 @@ impl Kind {
             "distance" => Some(Kind::Distance),
             "wdl" => Some(Kind::Wdl),
             _ => None,
+        }
+    }
+
+    /// The offset of the byte that holds entry `i`.
+    #[inline]
+    fn byte_of(self, i: u64) -> u64 {
+        match self {
+            Kind::Distance => i,
+            Kind::Wdl => i / 4,
+        }
+    }
+
+    /// The win/draw/loss value of entry `i`, given the byte that holds it.
+    #[inline]
+    fn wdl_in(self, byte: u8, i: u64) -> Wdl {
+        match self {
+            Kind::Distance => Value::from_byte(byte).into(),
+            Kind::Wdl => wdl_from_code(byte >> (2 * (i % 4))),
         }
     }
 
@@ -351,19 +361,13 @@ impl TableView<'_> {
     /// The win/draw/loss value of entry `i` (either kind).
     #[inline]
     pub fn wdl(&self, i: u64) -> Wdl {
-        match self.layout.kind {
-            Kind::Distance => Value::from_byte(self.data[i as usize]).into(),
-            Kind::Wdl => wdl_from_code(self.data[(i / 4) as usize] >> (2 * (i % 4))),
-        }
+        self.layout.kind.wdl_in(*self.byte(i), i)
     }
 
-    /// The address of entry `i`'s byte, for prefetching.
+    /// The byte that holds entry `i` (its address serves prefetching).
     #[inline]
     pub fn byte(&self, i: u64) -> &u8 {
-        match self.layout.kind {
-            Kind::Distance => &self.data[i as usize],
-            Kind::Wdl => &self.data[(i / 4) as usize],
-        }
+        &self.data[self.layout.kind.byte_of(i) as usize]
     }
 }
 
@@ -384,26 +388,36 @@ pub fn read_table(dir: &Path, rules: RuleSet, material: Material) -> Result<Tabl
 /// Reads and checks the table of `kind` for `material` under `rules` from `dir`.
 pub fn read_table_of(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> Result<Table, TbError> {
     let path = table_path_of(dir, kind, material);
-    let bytes = match std::fs::read(&path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(TbError::Missing { path, dir: dir.to_path_buf(), material })
-        }
-        Err(e) => return Err(TbError::Io { path, source: e }),
-    };
-    if bytes.len() < HEADER_LEN {
-        if bytes.len() >= 8 && bytes[0..8] != MAGIC {
-            return Err(TbError::BadMagic { path });
-        }
-        let expected = HEADER_LEN as u64 + kind.data_len(material.slots(Scheme::Mirror));
-        return Err(TbError::Length { path, found: bytes.len() as u64, expected });
-    }
-    let layout = check_header(&path, &bytes[..HEADER_LEN], rules, material, kind, bytes.len() as u64)?;
+    let bytes = std::fs::read(&path).map_err(|e| open_error(dir, &path, material, e))?;
+    let layout = check_start(&path, &bytes, rules, material, kind, bytes.len() as u64)?;
     let stored = u64::from_le_bytes(bytes[40..48].try_into().expect("8 bytes"));
     if checksum(&[&bytes[..40], &bytes[HEADER_LEN..]]) != stored {
         return Err(TbError::Checksum { path });
     }
     Ok(Table { material, layout, bytes })
+}
+
+/// The error for a table file that cannot be opened: a missing one names
+/// the class the folder lacks.
+fn open_error(dir: &Path, path: &Path, material: Material, e: std::io::Error) -> TbError {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        TbError::Missing { path: path.to_path_buf(), dir: dir.to_path_buf(), material }
+    } else {
+        TbError::Io { path: path.to_path_buf(), source: e }
+    }
+}
+
+/// Checks the start of a file (its header, or all of it when shorter) whose
+/// whole length is `length`; returns the layout the header names.
+fn check_start(path: &Path, start: &[u8], rules: RuleSet, material: Material, kind: Kind, length: u64) -> Result<Layout, TbError> {
+    if start.len() < HEADER_LEN {
+        if start.len() >= 8 && start[0..8] != MAGIC {
+            return Err(TbError::BadMagic { path: path.to_path_buf() });
+        }
+        let expected = HEADER_LEN as u64 + kind.data_len(material.slots(Scheme::Mirror));
+        return Err(TbError::Length { path: path.to_path_buf(), found: length, expected });
+    }
+    check_header(path, &start[..HEADER_LEN], rules, material, kind, length)
 }
 
 /// A table probed where it lies: the header is checked when it is opened
@@ -422,20 +436,11 @@ impl DiskTable {
     /// Opens the table of `kind` for `material` under `rules` in `dir`.
     pub fn open(dir: &Path, rules: RuleSet, material: Material, kind: Kind) -> Result<DiskTable, TbError> {
         let path = table_path_of(dir, kind, material);
-        let mut file = match File::open(&path) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Err(TbError::Missing { path, dir: dir.to_path_buf(), material })
-            }
-            Err(e) => return Err(TbError::Io { path, source: e }),
-        };
+        let file = File::open(&path).map_err(|e| open_error(dir, &path, material, e))?;
         let length = file.metadata().map_err(TbError::io(&path))?.len();
-        let mut h = [0u8; HEADER_LEN];
-        if file.read_exact(&mut h).is_err() {
-            let expected = HEADER_LEN as u64 + kind.data_len(material.slots(Scheme::Mirror));
-            return Err(TbError::Length { path, found: length, expected });
-        }
-        let layout = check_header(&path, &h, rules, material, kind, length)?;
+        let mut start = Vec::with_capacity(HEADER_LEN);
+        (&file).take(HEADER_LEN as u64).read_to_end(&mut start).map_err(TbError::io(&path))?;
+        let layout = check_start(&path, &start, rules, material, kind, length)?;
         Ok(DiskTable { path, file, material, layout })
     }
 
@@ -459,9 +464,7 @@ impl DiskTable {
 
     /// The win/draw/loss value of entry `i`.
     pub fn wdl(&self, i: u64) -> Result<Wdl, TbError> {
-        Ok(match self.layout.kind {
-            Kind::Distance => Value::from_byte(self.byte(i)?).into(),
-            Kind::Wdl => wdl_from_code(self.byte(i / 4)? >> (2 * (i % 4))),
-        })
+        let kind = self.layout.kind;
+        Ok(kind.wdl_in(self.byte(kind.byte_of(i))?, i))
     }
 }

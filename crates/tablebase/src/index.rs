@@ -205,14 +205,6 @@ impl Scheme {
             Scheme::Mirror => 2,
         }
     }
-
-    pub fn from_code(code: u8) -> Option<Scheme> {
-        match code {
-            1 => Some(Scheme::Plain),
-            2 => Some(Scheme::Mirror),
-            _ => None,
-        }
-    }
 }
 
 /// The mover's sets of one size that are not greater than their mirror
