@@ -6,7 +6,9 @@ use std::time::Duration;
 use anyhow::{bail, Context};
 use clap::Args;
 
-use alq_solver::{load_state, save_state, Budget, Proof, Solver};
+use alq_engine::{Position, RuleSet, Side};
+use alq_solver::{load_state, save_state, Budget, Goal, Outcome, Proof, Solver, ThresholdSolver};
+use alq_tablebase::Tablebase;
 
 /// Proves the game-theoretic value of a position: `win D`, `loss D` (D in
 /// plies to the end, where the side to move has no legal move; `≤ D` marks an
@@ -18,6 +20,13 @@ use alq_solver::{load_state, save_state, Budget, Proof, Solver};
 /// retrograde analysis over it with every unexpanded position counted once
 /// as the best and once as the worst case; repetitions are therefore never
 /// scored by path (see crates/solver/README.md).
+///
+/// With `--goal`, it answers a one-sided question instead, far more cheaply:
+/// `white-draws` asks whether White gets at least a draw (infinite play
+/// counts as a draw), `white-wins` whether White wins; likewise for Black.
+/// The last line is `proven GOAL`, `disproven GOAL` or `unknown GOAL`.
+/// `--goal wdl` asks both win questions and prints the value without its
+/// distance (`value win`, `value draw`, `value loss`, side to move's view).
 #[derive(Args)]
 pub struct SolveArgs {
     /// Position text, ranks 5 to 1 then the side to move (default: the start).
@@ -27,7 +36,19 @@ pub struct SolveArgs {
     /// solve the position a game line reaches.
     #[arg(long, value_name = "LINE")]
     moves: Option<String>,
-    /// Tablebase folder: positions it covers are leaves with their exact value.
+    /// What to prove: `value` (the exact value with its distance, the
+    /// default), `white-wins`, `white-draws`, `black-wins`, `black-draws`
+    /// (one side gets at least that outcome), or `wdl` (win, draw or loss
+    /// without the distance, from the two win questions).
+    #[arg(long, value_name = "GOAL", default_value = "value")]
+    goal: String,
+    /// Evaluator that guides a `--goal` search (new positions scored far in
+    /// the prover's favour are tried first): `nn` (the shipped network),
+    /// `hce`, or a network file.
+    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    eval: String,
+    /// Tablebase folder: positions it covers are leaves with their exact
+    /// value (a `--goal` search also uses win/draw/loss tables).
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
     /// Memory for the explored graph in MiB (the search stops when it is full).
@@ -44,6 +65,17 @@ pub struct SolveArgs {
     /// (atomically), so a rerun continues.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// With one `--goal`: write the proof, once the goal is settled, to this
+    /// file (a certificate of the goal if proven, of its opposite if
+    /// disproven; format in crates/solver/README.md). Positions proven by
+    /// earlier searches are then not used as leaves.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+    /// Check a certificate file instead of searching: every step with the
+    /// move generator, table leaves with `--tb`. The position is the
+    /// certificate's root unless --position or --moves name one.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["certificate", "resume", "nodes", "movetime"])]
+    check: Option<PathBuf>,
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
@@ -51,7 +83,20 @@ pub struct SolveArgs {
     rules: crate::RulesArg,
 }
 
+impl SolveArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            nodes: self.nodes,
+            time: self.movetime.map(Duration::from_millis),
+            memory_bytes: self.hash.saturating_mul(1 << 20),
+        }
+    }
+}
+
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    if let Some(file) = &args.check {
+        return check(&args, file);
+    }
     let rules = args.rules.get();
     let mut pos = match args.position.as_deref() {
         None => alq_engine::Position::start_of(rules),
@@ -64,7 +109,21 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }
+    let goals: Option<Vec<Goal>> = match args.goal.as_str() {
+        "value" => None,
+        "wdl" => Some(vec![Goal::WhiteWins, Goal::BlackWins]),
+        other => Some(vec![other.parse::<Goal>().map_err(|e| anyhow::anyhow!("--goal: {e}, value or wdl"))?]),
+    };
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    if let Some(goals) = goals {
+        if args.resume.is_some() {
+            bail!("--resume works with --goal value only");
+        }
+        if args.certificate.is_some() && goals.len() != 1 {
+            bail!("--certificate needs one goal (white-wins, white-draws, black-wins or black-draws)");
+        }
+        return run_goals(&args, rules, &pos, tb.as_ref(), &goals);
+    }
     let mut solver = Solver::new(tb.as_ref());
     solver.set_rules(rules);
     if let Some(file) = &args.resume {
@@ -78,11 +137,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             solver.restore(state);
         }
     }
-    let budget = Budget {
-        nodes: args.nodes,
-        time: args.movetime.map(Duration::from_millis),
-        memory_bytes: args.hash.saturating_mul(1 << 20),
-    };
+    let budget = args.budget();
     let quiet = args.quiet;
     let result = solver.solve_with(&pos, &budget, &mut |p| {
         if !quiet {
@@ -121,4 +176,112 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     }
     println!("value {}", result.proof);
     Ok(())
+}
+
+/// `alq solve --goal`: threshold proofs, one line per goal at the end.
+fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Tablebase>, goals: &[Goal]) -> anyhow::Result<()> {
+    let eval = crate::players::parse_evaluator(&args.eval, rules)?;
+    let mut solver = ThresholdSolver::new(tb, Some(eval));
+    solver.set_rules(rules);
+    solver.want_certificates(args.certificate.is_some());
+    let budget = args.budget();
+    println!("position {pos}");
+    if let Some(tb) = tb {
+        println!("tablebase {} (win/draw/loss to {} pieces)", tb.dir().display(), tb.wdl_max_pieces());
+    }
+    let mut outcomes = Vec::new();
+    for &goal in goals {
+        let quiet = args.quiet;
+        let result = solver.solve(pos, goal, &budget, &mut |p| {
+            if !quiet {
+                let n = |x: u32| if x == u32::MAX { "inf".to_string() } else { x.to_string() };
+                eprintln!(
+                    "round: {goal} nodes {} graph {} pn {} dn {} time {:.1} s",
+                    p.nodes,
+                    p.graph_nodes,
+                    n(p.proof_number),
+                    n(p.disproof_number),
+                    p.elapsed.as_secs_f64()
+                );
+            }
+        })?;
+        println!(
+            "nodes {} graph {} tbhits {} storehits {} time {:.3} s memory {:.1} MiB peak-rss {} rounds {}{}",
+            result.nodes,
+            result.graph_nodes,
+            result.tb_hits,
+            result.store_hits,
+            result.elapsed.as_secs_f64(),
+            result.memory_bytes as f64 / (1 << 20) as f64,
+            peak_rss().map_or("unknown".to_string(), |kb| format!("{:.1} MiB", kb as f64 / 1024.0)),
+            result.rounds,
+            if result.out_of_budget { " (budget spent)" } else { "" }
+        );
+        match result.best_move {
+            Some(mv) => println!("bestmove {mv}"),
+            None => println!("bestmove (none: the side with the proven strategy is not to move, or nothing proven)"),
+        }
+        if let (Some(file), Some(cert)) = (&args.certificate, &result.certificate) {
+            cert.write(file)?;
+            println!("certificate {} ({} positions, proves {})", file.display(), cert.entries.len(), cert.goal);
+        }
+        println!("{} {goal}", result.outcome);
+        outcomes.push((goal, result.outcome));
+        if goals.len() == 2 && result.outcome == Outcome::Proven {
+            break; // one side wins: the other cannot
+        }
+    }
+    if goals.len() == 2 {
+        // `wdl`: White wins, Black wins, or neither (a draw).
+        let mover = pos.side_to_move();
+        let of = |g: Goal| outcomes.iter().find(|(x, _)| *x == g).map(|x| x.1);
+        let white = of(Goal::WhiteWins);
+        let black = of(Goal::BlackWins);
+        let value = match (white, black) {
+            (Some(Outcome::Proven), _) => Some(if mover == Side::White { "win" } else { "loss" }),
+            (_, Some(Outcome::Proven)) => Some(if mover == Side::Black { "win" } else { "loss" }),
+            (Some(Outcome::Disproven), Some(Outcome::Disproven)) => Some("draw"),
+            _ => None,
+        };
+        println!("value {}", value.unwrap_or("unknown"));
+    }
+    Ok(())
+}
+
+/// `alq solve --check FILE`: verifies a certificate.
+fn check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
+    let cert = alq_solver::Certificate::read(file)?;
+    if args.rules.rules.is_some_and(|r| r != cert.rules) {
+        bail!("{} is a certificate under the {} rules", file.display(), cert.rules);
+    }
+    let mut pos = match args.position.as_deref() {
+        Some(text) => crate::parse_position(Some(text))?,
+        None if args.moves.is_some() => Position::start_of(cert.rules),
+        None => alq_solver::position(cert.root),
+    };
+    for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
+        let mv = pos.parse_move_in(cert.rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
+        pos = pos.play(mv);
+    }
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(cert.rules))).transpose()?;
+    let start = std::time::Instant::now();
+    let report = alq_solver::check_certificate(&cert, &pos, tb.as_ref())
+        .map_err(|e| anyhow::anyhow!("{}: the certificate does not hold: {e}", file.display()))?;
+    println!("position {pos}");
+    println!(
+        "checked {} positions ({} table leaves, {} without a legal move) in {:.3} s",
+        report.entries,
+        report.table_leaves,
+        report.end_leaves,
+        start.elapsed().as_secs_f64()
+    );
+    println!("proven {}", cert.goal);
+    Ok(())
+}
+
+/// The process's peak resident memory in KiB (Linux: `VmHWM`).
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }

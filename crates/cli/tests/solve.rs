@@ -38,6 +38,73 @@ fn solve_prints_the_value_last_with_nodes_time_memory_and_move() {
 }
 
 #[test]
+fn goals_end_with_proven_disproven_or_unknown() {
+    // `...../..B../...../.W.W./..... w` is a White win (value win 7).
+    let pos = "...../..B../...../.W.W./..... w";
+    for (goal, last) in [
+        ("white-wins", "proven white-wins"),
+        ("white-draws", "proven white-draws"),
+        ("black-wins", "disproven black-wins"),
+        ("black-draws", "disproven black-draws"),
+        ("wdl", "value win"),
+    ] {
+        let out = alq(&["solve", "--position", pos, "--goal", goal, "--quiet"]);
+        assert!(out.status.success(), "{goal}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = stdout(&out);
+        assert_eq!(text.lines().last(), Some(last), "{goal}: {text}");
+        assert!(text.contains("\nnodes ") && text.contains(" time ") && text.contains(" peak-rss "), "{text}");
+    }
+    // White to move wins, so the winning side's move is given.
+    let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--quiet", "--eval", "nn"]);
+    assert!(stdout(&out).contains("bestmove "), "{}", stdout(&out));
+    // The start cannot be settled in 300 positions.
+    let out = alq(&["solve", "--goal", "white-draws", "--nodes", "300", "--quiet"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).ends_with("unknown white-draws\n"), "{}", stdout(&out));
+    // A misspelled goal is named, exit status 2.
+    let out = alq(&["solve", "--goal", "white-draw"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"white-draw\""), "{err}");
+}
+
+#[test]
+fn certificates_are_written_checked_and_tampering_is_caught() {
+    let dir = fresh_dir("cli-solve-certificate");
+    let file = dir.join("proof.cert");
+    let f = file.to_str().unwrap();
+    let pos = "...../..B../...../.W.W./..... w";
+    let out = alq(&["solve", "--position", pos, "--goal", "black-draws", "--certificate", f, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("proves white-wins"), "{}", stdout(&out));
+    let out = alq(&["solve", "--check", f]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(stdout(&out).lines().last(), Some("proven white-wins"));
+    // Checking it for another position fails.
+    let out = alq(&["solve", "--check", f, "--position", "...../..B../...../.W.W./..... b"]);
+    assert_eq!(out.status.code(), Some(2));
+    // An entry removed (count fixed so that the file parses): rejected, the file named.
+    let text = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let entries: usize = lines[5].strip_prefix("entries ").unwrap().parse().unwrap();
+    let root_key = lines[3].split(' ').nth(1).unwrap();
+    let victim = (6..6 + entries).find(|&i| !lines[i].starts_with(root_key)).unwrap();
+    let mut tampered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    tampered.remove(victim);
+    tampered[5] = format!("entries {}", entries - 1);
+    std::fs::write(&file, tampered.join("\n") + "\n").unwrap();
+    let out = alq(&["solve", "--check", f]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("proof.cert") && err.contains("does not hold"), "{err}");
+    // Truncated: refused as such.
+    std::fs::write(&file, &text[..text.len() / 2]).unwrap();
+    let out = alq(&["solve", "--check", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("proof.cert"));
+}
+
+#[test]
 fn solve_refuses_bad_input_without_panicking() {
     for args in [
         &["solve", "--position", "BBBBB/BBBBB w"][..],

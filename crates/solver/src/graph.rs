@@ -208,10 +208,14 @@ pub struct Predecessors {
 
 impl Predecessors {
     pub fn of_graph(graph: &Graph) -> Predecessors {
-        let n = graph.len();
+        Predecessors::of_edges(graph.len(), |node| graph.successors(node))
+    }
+
+    /// The reverse edges of a graph of `n` nodes given by its successor lists.
+    pub fn of_edges<'g>(n: usize, successors: impl Fn(u32) -> &'g [u32]) -> Predecessors {
         let mut start = vec![0u32; n + 1];
         for node in 0..n as u32 {
-            for &s in graph.successors(node) {
+            for &s in successors(node) {
                 start[s as usize + 1] += 1;
             }
         }
@@ -221,7 +225,7 @@ impl Predecessors {
         let mut fill = start.clone();
         let mut list = vec![0u32; start[n] as usize];
         for node in 0..n as u32 {
-            for &s in graph.successors(node) {
+            for &s in successors(node) {
                 list[fill[s as usize] as usize] = node;
                 fill[s as usize] += 1;
             }

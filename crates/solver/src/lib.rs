@@ -25,8 +25,10 @@
 //! assert_eq!(result.proof, Proof::Exact(Value::Win(1)));
 //! ```
 
+pub mod certificate;
 mod graph;
 mod resume;
+pub mod threshold;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -39,7 +41,9 @@ use thiserror::Error;
 
 pub use graph::{key, position};
 use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};
+pub use certificate::{check as check_certificate, Certificate, CheckReport};
 pub use resume::{load_state, save_state, SavedState};
+pub use threshold::{Goal, Outcome, ThresholdResult, ThresholdSolver};
 
 /// Errors of the solver. File errors name the file.
 #[derive(Debug, Error)]
@@ -50,6 +54,8 @@ pub enum SolveError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{}: not a solver state file: {reason}", path.display())]
     BadFile { path: PathBuf, reason: String },
+    #[error("{}: not a valid certificate: {reason}", path.display())]
+    BadCertificate { path: PathBuf, reason: String },
 }
 
 /// How much the search may spend. The search stops at whichever limit comes

@@ -6,10 +6,13 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use alq_engine::{Bitboard, Position, Side};
+use alq_engine::Position;
 use alq_solver::{key, load_state, position, save_state, Budget, Proof, Solver};
 use alq_tablebase::{build, BuildOptions, Tablebase, Value};
-use rand::{Rng, SeedableRng};
+mod common;
+
+use common::random_position;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 /// Tables with ≤ 6 pieces, built once per test binary (about 2 s) in a temp folder.
@@ -22,21 +25,6 @@ fn tables() -> &'static Tablebase {
         assert_eq!(tb.max_pieces(), 6);
         tb
     })
-}
-
-/// A random position with `min..=max` pieces, both sides present: distinct
-/// points drawn at once, the first White's, the second Black's, the rest
-/// either colour.
-fn random_position(rng: &mut ChaCha8Rng, min: u32, max: u32) -> Position {
-    let n = rng.gen_range(min.max(2)..=max) as usize;
-    let points = rand::seq::index::sample(rng, 25, n);
-    let mut sides = [0u32; 2];
-    for (i, p) in points.iter().enumerate() {
-        let white = i == 0 || (i > 1 && rng.gen_bool(0.5));
-        sides[usize::from(!white)] |= 1 << p;
-    }
-    let side = if rng.gen_bool(0.5) { Side::White } else { Side::Black };
-    Position::from_parts(Bitboard(sides[0]), Bitboard(sides[1]), side)
 }
 
 fn unlimited() -> Budget {

@@ -1,0 +1,325 @@
+//! Proof certificates of threshold goals: a file that anyone can check with
+//! a move generator and (where the proof leans on them) table probes.
+//!
+//! The format, text, one record a line:
+//!
+//! ```text
+//! alquerque-certificate 1
+//! rules brainking
+//! goal white-draws
+//! root 0000c8a1f2b3d4e5 BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w
+//! tables 10
+//! entries 3
+//! 0000c8a1f2b3d4e5 w 7 move c2-c3
+//! 0001000000000001 b 3 all
+//! 0000000000000021 w 0 table draw
+//! 0004000000000400 b 0 end
+//! end
+//! ```
+//!
+//! - `goal`: what the file proves (`white-wins`, `white-draws`, `black-wins`
+//!   or `black-draws`). The goal's side is the *prover*, the other side the
+//!   *opponent*. `tables K`: leaves may be probed in win/draw/loss tables of
+//!   up to K pieces (0: none).
+//! - Each entry: the position's packed key in hex (bits 0–24 White's points,
+//!   25–49 Black's, bit 50 set when Black is to move; point `a1` is bit 0,
+//!   `b1` bit 1, …, `e5` bit 24), the side to move (`w`/`b`, as in the key),
+//!   a rank, and one of:
+//!   - `move M`: a prover position; the move M (canonical text) is legal and
+//!     leads to a position that has an entry;
+//!   - `all`: an opponent position with at least one legal move; every legal
+//!     move leads to a position that has an entry;
+//!   - `table V`: a leaf of at most K pieces whose table value for the side to
+//!     move is V (`win`, `draw`, `loss`), and V meets the goal;
+//!   - `end`: a leaf where the side to move has no legal move (and so has
+//!     lost), and that meets the goal (it is the opponent who is stuck, or,
+//!     for a draw goal, either way is fine only if the prover is not stuck).
+//! - The root's key has an entry. For a win goal every `move` and `all`
+//!   entry's successors have smaller ranks than the entry itself: the
+//!   strategy never returns to a position, so it ends in leaves (a cycle
+//!   would be infinite play, a draw). For a draw goal ranks are 0 and
+//!   cycles are allowed: infinite play is a draw.
+//!
+//! Entries are sorted by key; `entries N` gives their number and `end`
+//! closes the file, so a truncated file is detected.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+use alq_engine::{Move, Position, RuleSet, Side};
+use alq_tablebase::{Tablebase, Wdl};
+
+use crate::graph::{key, position};
+use crate::threshold::Goal;
+use crate::SolveError;
+
+const MAGIC: &str = "alquerque-certificate 1";
+
+/// What an entry says about its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The prover plays this move.
+    Move(Move),
+    /// The opponent to move: every move is covered.
+    All,
+    /// A table leaf with this value for the side to move.
+    Table(Wdl),
+    /// The side to move has no legal move.
+    End,
+}
+
+/// One position of a certificate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub key: u64,
+    pub rank: u32,
+    pub step: Step,
+}
+
+/// A proof that `goal` holds from `root`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    pub rules: RuleSet,
+    pub goal: Goal,
+    pub root: u64,
+    /// Table leaves have at most this many pieces (0: no table leaves).
+    pub table_pieces: u32,
+    pub entries: Vec<Entry>,
+}
+
+/// What [`check`] verified.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckReport {
+    pub entries: usize,
+    pub table_leaves: usize,
+    pub end_leaves: usize,
+}
+
+fn wdl_name(w: Wdl) -> &'static str {
+    match w {
+        Wdl::Win => "win",
+        Wdl::Draw => "draw",
+        Wdl::Loss => "loss",
+    }
+}
+
+fn side_letter(k: u64) -> char {
+    if k >> 50 & 1 == 1 {
+        'b'
+    } else {
+        'w'
+    }
+}
+
+impl Certificate {
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{MAGIC}");
+        let _ = writeln!(out, "rules {}", self.rules.name());
+        let _ = writeln!(out, "goal {}", self.goal);
+        let _ = writeln!(out, "root {:016x} {}", self.root, position(self.root));
+        let _ = writeln!(out, "tables {}", self.table_pieces);
+        let _ = writeln!(out, "entries {}", self.entries.len());
+        for e in &self.entries {
+            let _ = write!(out, "{:016x} {} {} ", e.key, side_letter(e.key), e.rank);
+            let _ = match e.step {
+                Step::Move(mv) => writeln!(out, "move {mv}"),
+                Step::All => writeln!(out, "all"),
+                Step::Table(w) => writeln!(out, "table {}", wdl_name(w)),
+                Step::End => writeln!(out, "end"),
+            };
+        }
+        out.push_str("end\n");
+        out
+    }
+
+    /// Writes the file atomically (a temporary file, then a rename).
+    pub fn write(&self, path: &Path) -> Result<(), SolveError> {
+        let io = |source| SolveError::Io { path: path.to_path_buf(), source };
+        let tmp = path.with_extension("tmp");
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
+        file.write_all(self.to_text().as_bytes()).map_err(io)?;
+        file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Reads a certificate file; a damaged or truncated file is refused
+    /// with the line that is wrong.
+    pub fn read(path: &Path) -> Result<Certificate, SolveError> {
+        let file = std::fs::File::open(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+        Certificate::parse(std::io::BufReader::new(file))
+            .map_err(|reason| SolveError::BadCertificate { path: path.to_path_buf(), reason })
+    }
+
+    /// Parses a certificate's text.
+    pub fn parse(reader: impl BufRead) -> Result<Certificate, String> {
+        let mut lines = reader.lines().enumerate().map(|(i, l)| (i + 1, l));
+        let mut next = |what: &str| -> Result<(usize, String), String> {
+            match lines.next() {
+                Some((n, Ok(line))) => Ok((n, line)),
+                Some((n, Err(e))) => Err(format!("line {n}: {e}")),
+                None => Err(format!("truncated: the file ends before {what}")),
+            }
+        };
+        let (_, magic) = next("the header")?;
+        if magic != MAGIC {
+            return Err(format!("line 1: expected {MAGIC:?}, found {magic:?}"));
+        }
+        let field = |(n, line): (usize, String), name: &str| -> Result<(usize, String), String> {
+            line.strip_prefix(name)
+                .and_then(|r| r.strip_prefix(' '))
+                .map(|r| (n, r.to_string()))
+                .ok_or_else(|| format!("line {n}: expected `{name} …`, found {line:?}"))
+        };
+        let (n, rules) = field(next("rules")?, "rules")?;
+        let rules = RuleSet::from_name(&rules).ok_or_else(|| format!("line {n}: unknown rules {rules:?}"))?;
+        let (n, goal) = field(next("goal")?, "goal")?;
+        let goal: Goal = goal.parse().map_err(|e| format!("line {n}: {e}"))?;
+        let (n, root) = field(next("root")?, "root")?;
+        let root_key = root.split(' ').next().unwrap_or("");
+        let root = u64::from_str_radix(root_key, 16).map_err(|_| format!("line {n}: bad root key {root_key:?}"))?;
+        let (n, tables) = field(next("tables")?, "tables")?;
+        let table_pieces: u32 = tables.parse().map_err(|_| format!("line {n}: bad table piece count {tables:?}"))?;
+        let (n, count) = field(next("entries")?, "entries")?;
+        let count: usize = count.parse().map_err(|_| format!("line {n}: bad entry count {count:?}"))?;
+        let mut entries = Vec::with_capacity(count.min(1 << 24));
+        for _ in 0..count {
+            let (n, line) = next("all its entries")?;
+            entries.push(parse_entry(&line, rules).map_err(|e| format!("line {n}: {e}: {line:?}"))?);
+        }
+        let (n, last) = next("its `end` line")?;
+        if last != "end" {
+            return Err(format!("line {n}: expected `end` after {count} entries, found {last:?}"));
+        }
+        Ok(Certificate { rules, goal, root, table_pieces, entries })
+    }
+}
+
+fn parse_entry(line: &str, rules: RuleSet) -> Result<Entry, String> {
+    let mut words = line.split(' ');
+    let mut word = |what: &str| words.next().filter(|w| !w.is_empty()).ok_or_else(|| format!("missing {what}"));
+    let k = word("key")?;
+    let k = u64::from_str_radix(k, 16).map_err(|_| format!("bad key {k:?}"))?;
+    if k >> 51 != 0 || (k & ((1 << 25) - 1)) & (k >> 25 & ((1 << 25) - 1)) != 0 {
+        return Err(format!("key {k:016x} is not a position"));
+    }
+    let side = word("side to move")?;
+    if side.len() != 1 || side.chars().next() != Some(side_letter(k)) {
+        return Err(format!("side {side:?} does not match the key"));
+    }
+    let rank = word("rank")?;
+    let rank: u32 = rank.parse().map_err(|_| format!("bad rank {rank:?}"))?;
+    let step = match word("kind")? {
+        "move" => {
+            let text = word("move")?;
+            let mv = position(k).parse_move_in(rules, text).map_err(|e| format!("move {text:?}: {e}"))?;
+            Step::Move(mv)
+        }
+        "all" => Step::All,
+        "table" => Step::Table(match word("value")? {
+            "win" => Wdl::Win,
+            "draw" => Wdl::Draw,
+            "loss" => Wdl::Loss,
+            other => return Err(format!("bad table value {other:?}")),
+        }),
+        "end" => Step::End,
+        other => return Err(format!("unknown kind {other:?}")),
+    };
+    if let Some(extra) = words.next() {
+        return Err(format!("unexpected {extra:?}"));
+    }
+    Ok(Entry { key: k, rank, step })
+}
+
+/// Checks a certificate with the move generator and, for table leaves,
+/// `tb`: every prover entry's move leads to an entry, every opponent
+/// entry's moves all do, leaves meet the goal, and for a win goal ranks fall
+/// along every move. The first fault is returned, naming the position.
+pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Result<CheckReport, String> {
+    if cert.root != key(root) {
+        return Err(format!("the certificate is for {}, not for {root}", position(cert.root)));
+    }
+    let rules = cert.rules;
+    let prover = cert.goal.side();
+    let win_goal = matches!(cert.goal, Goal::WhiteWins | Goal::BlackWins);
+    let mut by_key: HashMap<u64, usize> = HashMap::with_capacity(cert.entries.len());
+    for (i, e) in cert.entries.iter().enumerate() {
+        if by_key.insert(e.key, i).is_some() {
+            return Err(format!("{} has two entries", position(e.key)));
+        }
+    }
+    if !by_key.contains_key(&cert.root) {
+        return Err(format!("the root {} has no entry", position(cert.root)));
+    }
+    let mut report = CheckReport { entries: cert.entries.len(), table_leaves: 0, end_leaves: 0 };
+    let follows = |from: &Entry, pos: &Position, mv: Move| -> Result<(), String> {
+        let child = pos.play(mv);
+        let &j = by_key.get(&key(&child)).ok_or_else(|| format!("{pos}: move {mv} leads to {child}, which has no entry"))?;
+        if win_goal && cert.entries[j].rank >= from.rank {
+            return Err(format!("{pos}: move {mv} leads to rank {} from rank {} (a win may not use a cycle)", cert.entries[j].rank, from.rank));
+        }
+        Ok(())
+    };
+    for e in &cert.entries {
+        let pos = position(e.key);
+        let mover = pos.side_to_move();
+        match e.step {
+            Step::Move(mv) => {
+                if mover != prover {
+                    return Err(format!("{pos}: a move is given for the opponent ({} is to move)", side_name(mover)));
+                }
+                if !pos.legal_moves_in(rules).iter().any(|&m| m == mv) {
+                    return Err(format!("{pos}: {mv} is not a legal move"));
+                }
+                follows(e, &pos, mv)?;
+            }
+            Step::All => {
+                if mover == prover {
+                    return Err(format!("{pos}: the prover is to move but no move is given"));
+                }
+                let moves = pos.legal_moves_in(rules);
+                if moves.is_empty() {
+                    return Err(format!("{pos}: has no legal move (an `end` leaf, not `all`)"));
+                }
+                for &mv in moves.iter() {
+                    follows(e, &pos, mv)?;
+                }
+            }
+            Step::Table(value) => {
+                let pieces = pos.occupied().count();
+                let tb = tb.ok_or_else(|| format!("{pos}: a table leaf; pass the tables (--tb) to check it"))?;
+                if pieces > cert.table_pieces || pieces > tb.wdl_max_pieces() {
+                    return Err(format!("{pos}: a table leaf of {pieces} pieces, beyond the tables"));
+                }
+                let (actual, _) = tb.probe_wdl(&pos).map_err(|e| format!("{pos}: {e}"))?;
+                if actual != value {
+                    return Err(format!("{pos}: the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)));
+                }
+                if !cert.goal.holds(mover, value) {
+                    return Err(format!("{pos}: a table leaf of value {} does not meet {}", wdl_name(value), cert.goal));
+                }
+                report.table_leaves += 1;
+            }
+            Step::End => {
+                if !pos.is_lost_in(rules) {
+                    return Err(format!("{pos}: an `end` leaf with a legal move"));
+                }
+                if !cert.goal.holds(mover, Wdl::Loss) {
+                    return Err(format!("{pos}: the prover has no move here, which does not meet {}", cert.goal));
+                }
+                report.end_leaves += 1;
+            }
+        }
+    }
+    Ok(report)
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}

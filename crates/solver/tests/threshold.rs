@@ -1,0 +1,239 @@
+//! Threshold proofs against the tablebases: every goal's answer must agree
+//! with the tables' win/draw/loss value, with and without an evaluator, with
+//! tables as leaves, and with a solver reusing what earlier searches proved.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use alq_engine::{Hce, HceWeights, Position};
+use alq_solver::certificate::Step;
+use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ThresholdSolver};
+use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Value, Wdl};
+mod common;
+
+use common::random_position;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn built(pieces: u32) -> Tablebase {
+    let dir: PathBuf = std::env::temp_dir().join(format!("alq-threshold-tb{pieces}-{}", std::process::id()));
+    let options = BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Distance };
+    build(&dir, &options, &mut |_| {}).unwrap();
+    Tablebase::open(&dir).unwrap()
+}
+
+/// ≤ 6-piece tables: the truth.
+fn truth() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| built(6))
+}
+
+/// ≤ 4-piece tables: leaves for searches of 5- and 6-piece positions.
+fn leaves() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| built(4))
+}
+
+fn wdl(v: Value) -> Wdl {
+    match v {
+        Value::Win(_) => Wdl::Win,
+        Value::Loss(_) => Wdl::Loss,
+        Value::Draw => Wdl::Draw,
+    }
+}
+
+fn unlimited() -> Budget {
+    Budget { nodes: None, time: None, memory_bytes: 1 << 30 }
+}
+
+fn hce() -> Box<dyn alq_engine::Evaluator> {
+    Box::new(Hce::new(HceWeights::default()))
+}
+
+/// Solves every goal for `count` random positions and compares with the
+/// tables; returns how many goals were proven and disproven.
+fn check(solver: &mut ThresholdSolver<'_>, seed: u64, count: usize, min: u32, max: u32) -> (u32, u32) {
+    let tb = truth();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let (mut proven, mut disproven) = (0, 0);
+    for _ in 0..count {
+        let pos = random_position(&mut rng, min, max);
+        let value = wdl(tb.probe(&pos).unwrap());
+        for goal in Goal::ALL {
+            let result = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+            let expected = if goal.holds(pos.side_to_move(), value) { Outcome::Proven } else { Outcome::Disproven };
+            assert_eq!(result.outcome, expected, "{goal} from {pos} (tables: {value:?})");
+            if expected == Outcome::Proven {
+                proven += 1;
+            } else {
+                disproven += 1;
+            }
+            // The move given keeps the result for the side that has it.
+            if let Some(mv) = result.best_move {
+                let after = wdl(tb.probe(&pos.play(mv)).unwrap());
+                assert_eq!(
+                    goal.holds(pos.side_to_move().opponent(), after),
+                    expected == Outcome::Proven,
+                    "{goal} from {pos}: best move {mv} changes the answer"
+                );
+            }
+        }
+    }
+    (proven, disproven)
+}
+
+#[test]
+fn goals_without_tables_agree_with_the_tables_up_to_five_pieces() {
+    let mut solver = ThresholdSolver::new(None, None);
+    let (p, d) = check(&mut solver, 11, 150, 2, 5);
+    assert!(p > 100 && d > 100, "both answers occur: {p} proven, {d} disproven");
+}
+
+#[test]
+fn goals_with_an_evaluator_agree_with_the_tables() {
+    let mut solver = ThresholdSolver::new(None, Some(hce()));
+    check(&mut solver, 12, 120, 3, 5);
+}
+
+#[test]
+fn goals_with_tables_as_leaves_agree_with_the_tables_at_six_pieces() {
+    let mut solver = ThresholdSolver::new(Some(leaves()), Some(hce()));
+    let (p, d) = check(&mut solver, 13, 80, 6, 6);
+    assert!(p > 0 && d > 0);
+    assert!(solver.store_len() > 0, "the solver keeps what it proved");
+}
+
+#[test]
+fn drawn_positions_are_proven_draws_for_both_sides() {
+    // Draws are where cycles decide: the side that needs a draw may repeat.
+    let tb = truth();
+    let mut rng = ChaCha8Rng::seed_from_u64(14);
+    let mut solver = ThresholdSolver::new(None, None);
+    let mut draws = 0;
+    while draws < 20 {
+        let pos = random_position(&mut rng, 4, 5);
+        if tb.probe(&pos).unwrap() != Value::Draw {
+            continue;
+        }
+        draws += 1;
+        for goal in Goal::ALL {
+            let result = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+            let draw_goal = matches!(goal, Goal::WhiteDraws | Goal::BlackDraws);
+            let expected = if draw_goal { Outcome::Proven } else { Outcome::Disproven };
+            assert_eq!(result.outcome, expected, "{goal} from drawn {pos}");
+        }
+    }
+}
+
+#[test]
+fn small_budgets_give_unknown_or_the_right_answer() {
+    let tb = truth();
+    let mut rng = ChaCha8Rng::seed_from_u64(15);
+    let mut unknown = 0;
+    for _ in 0..60 {
+        let pos = random_position(&mut rng, 5, 6);
+        let value = wdl(tb.probe(&pos).unwrap());
+        for goal in [Goal::WhiteDraws, Goal::BlackWins] {
+            let mut solver = ThresholdSolver::new(None, Some(hce()));
+            solver.min_batch = 8;
+            let result = solver.solve(&pos, goal, &Budget::nodes(40), &mut |_| {}).unwrap();
+            let truth = goal.holds(pos.side_to_move(), value);
+            match result.outcome {
+                Outcome::Unknown => {
+                    unknown += 1;
+                    assert!(result.out_of_budget);
+                }
+                Outcome::Proven => assert!(truth, "{goal} proven from {pos}, tables: {value:?}"),
+                Outcome::Disproven => assert!(!truth, "{goal} disproven from {pos}, tables: {value:?}"),
+            }
+            assert!(result.nodes <= 40);
+        }
+    }
+    assert!(unknown > 0, "40 nodes leave some 5-6 piece goals open");
+}
+
+#[test]
+fn goal_names_parse_and_misspellings_are_named() {
+    for goal in Goal::ALL {
+        assert_eq!(goal.name().parse::<Goal>().unwrap(), goal);
+    }
+    let err = "white-draw".parse::<Goal>().unwrap_err();
+    assert!(err.contains("\"white-draw\""), "{err}");
+}
+
+#[test]
+fn certificates_check_and_tampered_ones_are_rejected() {
+    let tb = leaves();
+    let mut solver = ThresholdSolver::new(Some(tb), Some(hce()));
+    solver.want_certificates(true);
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let (mut wins, mut draws, mut rejected) = (0, 0, 0);
+    for _ in 0..40 {
+        let pos = random_position(&mut rng, 5, 6);
+        for goal in Goal::ALL {
+            let result = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+            let cert = result.certificate.expect("a settled goal has a certificate");
+            let proved = if result.outcome == Outcome::Proven { goal } else { goal.opposite() };
+            assert_eq!(cert.goal, proved);
+            let report = check_certificate(&cert, &pos, Some(tb)).unwrap_or_else(|e| panic!("{goal} from {pos}: {e}"));
+            assert_eq!(report.entries, cert.entries.len());
+            // The text round-trips.
+            let text = cert.to_text();
+            assert_eq!(Certificate::parse(text.as_bytes()).unwrap(), cert);
+            // Another position is not proven by it.
+            let other = pos.with_side_to_move(pos.side_to_move().opponent());
+            assert!(check_certificate(&cert, &other, Some(tb)).unwrap_err().contains("not for"));
+            let win_goal = matches!(proved, Goal::WhiteWins | Goal::BlackWins);
+            if win_goal { wins += 1 } else { draws += 1 }
+            // Tampering: drop an entry a move leads to (not the root).
+            let root = cert.root;
+            if let Some(i) = cert.entries.iter().position(|e| e.key != root) {
+                let mut bad = cert.clone();
+                bad.entries.remove(i);
+                assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: an entry removed");
+                rejected += 1;
+            }
+            // Change a table leaf's value.
+            if let Some(i) = cert.entries.iter().position(|e| matches!(e.step, Step::Table(_))) {
+                let mut bad = cert.clone();
+                if let Step::Table(v) = bad.entries[i].step {
+                    bad.entries[i].step = Step::Table(if v == Wdl::Draw { Wdl::Win } else { Wdl::Draw });
+                }
+                assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: a leaf changed");
+                rejected += 1;
+            }
+            // A win goal: ranks that allow a cycle are refused.
+            if win_goal {
+                if let Some(i) = cert.entries.iter().position(|e| matches!(e.step, Step::Move(_) | Step::All)) {
+                    let mut bad = cert.clone();
+                    bad.entries[i].rank = 0;
+                    assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: rank 0 inside");
+                }
+            }
+            // Without the tables, a certificate with table leaves is not checked.
+            if report.table_leaves > 0 {
+                assert!(check_certificate(&cert, &pos, None).is_err());
+            }
+        }
+    }
+    assert!(wins > 10 && draws > 10 && rejected > 50, "{wins} win and {draws} draw certificates, {rejected} tamperings");
+}
+
+#[test]
+fn damaged_certificate_text_is_refused_with_the_line() {
+    let mut solver = ThresholdSolver::new(None, None);
+    solver.want_certificates(true);
+    let pos: Position = "...../..B../...../.W.W./..... w".parse().unwrap();
+    let cert = solver.solve(&pos, Goal::WhiteWins, &unlimited(), &mut |_| {}).unwrap().certificate.unwrap();
+    let text = cert.to_text();
+    // Truncated: the last lines missing.
+    let cut: String = text.lines().take(text.lines().count() - 2).map(|l| format!("{l}\n")).collect();
+    let err = Certificate::parse(cut.as_bytes()).unwrap_err();
+    assert!(err.contains("truncated"), "{err}");
+    // A misspelled goal and a bad move are named.
+    let err = Certificate::parse(text.replace("goal white-wins", "goal white-win").as_bytes()).unwrap_err();
+    assert!(err.contains("line 3") && err.contains("white-win"), "{err}");
+    let first_move = text.lines().find(|l| l.contains(" move ")).unwrap();
+    let broken = text.replace(first_move, &format!("{} move a1-a5", &first_move[..first_move.find(" move ").unwrap()]));
+    assert!(Certificate::parse(broken.as_bytes()).unwrap_err().contains("a1-a5"));
+}
