@@ -71,6 +71,12 @@ pub struct SolveArgs {
     /// earlier searches are then not used as leaves.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    /// With `--goal`: a proven-position store. Read it if it exists (its
+    /// positions are leaves, unless a certificate is being written), and
+    /// write back, atomically, its positions merged with what this run
+    /// settled, so later runs and other goals start from them.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
     /// Check a certificate file instead of searching: every step with the
     /// move generator, table leaves with `--tb`. The position is the
     /// certificate's root unless --position or --moves name one.
@@ -115,9 +121,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         other => Some(vec![other.parse::<Goal>().map_err(|e| anyhow::anyhow!("--goal: {e}, value or wdl"))?]),
     };
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    if goals.is_none() && (args.store.is_some() || args.certificate.is_some()) {
+        bail!("--store and --certificate work with a threshold --goal (white-wins, white-draws, black-wins, black-draws, wdl)");
+    }
     if let Some(goals) = goals {
         if args.resume.is_some() {
-            bail!("--resume works with --goal value only");
+            bail!("--resume works with --goal value only (a --goal search keeps its results with --store)");
         }
         if args.certificate.is_some() && goals.len() != 1 {
             bail!("--certificate needs one goal (white-wins, white-draws, black-wins or black-draws)");
@@ -184,6 +193,14 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
     let mut solver = ThresholdSolver::new(tb, Some(eval));
     solver.set_rules(rules);
     solver.want_certificates(args.certificate.is_some());
+    if let Some(file) = args.store.as_deref().filter(|f| f.exists()) {
+        let store = alq_solver::ProvenStore::load(file)?;
+        if store.rules != rules {
+            bail!("{} holds answers under the {} rules, not {rules}", file.display(), store.rules);
+        }
+        solver.add_store(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        eprintln!("store {}: {} positions read", file.display(), store.entries.len());
+    }
     let budget = args.budget();
     println!("position {pos}");
     if let Some(tb) = tb {
@@ -230,6 +247,15 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
         if goals.len() == 2 && result.outcome == Outcome::Proven {
             break; // one side wins: the other cannot
         }
+    }
+    if let Some(file) = &args.store {
+        // Merge with the file as it is now (another run may have added to it).
+        let mut store = solver.proven_store();
+        if file.exists() {
+            store.merge(&alq_solver::ProvenStore::load(file)?).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        }
+        store.save(file)?;
+        eprintln!("store {}: {} positions written", file.display(), store.entries.len());
     }
     if goals.len() == 2 {
         // `wdl`: White wins, Black wins, or neither (a draw).

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_tablebase::{
-    build, class_stats, estimate, verify, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase,
+    build, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase,
     VerifyEvent,
 };
 
@@ -21,7 +21,9 @@ pub enum TbCommand {
     /// Per material class: positions, wins, draws, losses and the longest win (Markdown).
     Stats(TbArgs),
     /// Re-check every stored value against the values of its successors.
-    Verify(TbArgs),
+    /// Progress is kept in DIR/verify.progress (one line per consistent
+    /// class), so `--resume` continues a killed run.
+    Verify(VerifyArgs),
     /// Check tables against independent code: every entry up to the
     /// --against tables' size against them, then random positions with more
     /// pieces solved by the proof search (`alq solve`) with --against as
@@ -172,6 +174,17 @@ pub struct TbArgs {
     threads: Option<usize>,
     #[command(flatten)]
     rules: crate::RulesArg,
+}
+
+#[derive(Args)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    tb: TbArgs,
+    /// Skip the classes an earlier run found consistent (listed in
+    /// DIR/verify.progress with the same file checksum); without it every
+    /// class is checked and the progress file starts afresh.
+    #[arg(long)]
+    resume: bool,
 }
 
 pub fn run(command: TbCommand) -> anyhow::Result<()> {
@@ -517,7 +530,8 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
+fn verify_cmd(verify_args: VerifyArgs) -> anyhow::Result<()> {
+    let args = verify_args.tb;
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;
     let started = Instant::now();
@@ -528,8 +542,10 @@ fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
         .sum();
     let b = bar(total, "entries");
     b.set_prefix("verify");
+    let progress = args.tb.join("verify.progress");
+    let mut skipped = 0u64;
     let checked = pool.install(|| {
-        verify(&mut tb, &mut |event| match event {
+        alq_tablebase::verify_resuming(&mut tb, &progress, verify_args.resume, &mut |event| match event {
             VerifyEvent::ClassStart { material, kind, .. } => b.set_message(format!("{material} {kind}")),
             VerifyEvent::ClassDone { material, kind, positions, seconds } => {
                 b.inc(positions);
@@ -537,14 +553,19 @@ fn verify_cmd(args: TbArgs) -> anyhow::Result<()> {
                     eprintln!("  {material} {kind}: {positions} entries consistent, {seconds:.1} s");
                 }
             }
+            VerifyEvent::ClassSkipped { positions, .. } => {
+                skipped += positions;
+                b.inc(positions);
+            }
         })
     });
     b.finish_and_clear();
     let checked = checked.with_context(|| format!("verifying {}", args.tb.display()))?;
     let kinds: Vec<String> =
         [Kind::Distance, Kind::Wdl].into_iter().filter_map(|k| Some(format!("{k} ≤ {}", tb.coverage(k)?))).collect();
+    let earlier = if skipped > 0 { format!(", {skipped} of them checked by an earlier run") } else { String::new() };
     println!(
-        "ok: {checked} entries up to {} pieces consistent ({}; {:.1} s)",
+        "ok: {checked} entries up to {} pieces consistent ({}{earlier}; {:.1} s)",
         tb.wdl_max_pieces(),
         kinds.join(", "),
         started.elapsed().as_secs_f64()

@@ -105,6 +105,31 @@ fn certificates_are_written_checked_and_tampering_is_caught() {
 }
 
 #[test]
+fn the_store_is_written_read_by_the_next_run_and_damage_is_named() {
+    let dir = fresh_dir("cli-solve-store");
+    let file = dir.join("proven.store");
+    let f = file.to_str().unwrap();
+    let pos = "...../B.B../..W../...../W.... w";
+    let first = alq(&["solve", "--position", pos, "--goal", "white-draws", "--store", f, "--quiet"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(String::from_utf8_lossy(&first.stderr).contains("positions written"));
+    let second = alq(&["solve", "--position", pos, "--goal", "black-wins", "--store", f, "--quiet"]);
+    assert!(second.status.success());
+    assert!(String::from_utf8_lossy(&second.stderr).contains("positions read"));
+    // The same question, answered the other way round.
+    let (a, b) = (stdout(&first), stdout(&second));
+    let (a, b) = (a.lines().last().unwrap(), b.lines().last().unwrap());
+    assert_eq!(a.starts_with("proven"), b.starts_with("disproven"), "{a} / {b}");
+    // A damaged store is refused by name, exit status 2; --store needs a goal.
+    std::fs::write(&file, b"ALQPROV\nrubbish").unwrap();
+    let out = alq(&["solve", "--position", pos, "--goal", "white-draws", "--store", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("proven.store"));
+    let out = alq(&["solve", "--position", pos, "--store", f]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
 fn solve_refuses_bad_input_without_panicking() {
     for args in [
         &["solve", "--position", "BBBBB/BBBBB w"][..],

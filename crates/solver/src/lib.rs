@@ -28,6 +28,7 @@
 pub mod certificate;
 mod graph;
 mod resume;
+mod store;
 pub mod threshold;
 
 use std::collections::VecDeque;
@@ -43,6 +44,7 @@ pub use graph::{key, position};
 use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};
 pub use certificate::{check as check_certificate, Certificate, CheckReport};
 pub use resume::{load_state, save_state, SavedState};
+pub use store::ProvenStore;
 pub use threshold::{Goal, Outcome, ThresholdResult, ThresholdSolver};
 
 /// Errors of the solver. File errors name the file.
@@ -54,6 +56,8 @@ pub enum SolveError {
     Io { path: PathBuf, source: std::io::Error },
     #[error("{}: not a solver state file: {reason}", path.display())]
     BadFile { path: PathBuf, reason: String },
+    #[error("{}: not a proven-position store: {reason}", path.display())]
+    BadStore { path: PathBuf, reason: String },
     #[error("{}: not a valid certificate: {reason}", path.display())]
     BadCertificate { path: PathBuf, reason: String },
 }

@@ -71,6 +71,12 @@ pub fn save_state(path: &Path, state: &SavedState) -> Result<(), SolveError> {
     for k in &state.expanded {
         bytes.extend_from_slice(&k.to_le_bytes());
     }
+    write_checksummed(path, bytes)
+}
+
+/// Appends the checksum of `bytes` and writes them to `path` atomically: to
+/// a temporary name in the same folder, then renamed.
+pub(crate) fn write_checksummed(path: &Path, mut bytes: Vec<u8>) -> Result<(), SolveError> {
     let sum = checksum(&[&bytes]);
     bytes.extend_from_slice(&sum.to_le_bytes());
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "state".into());

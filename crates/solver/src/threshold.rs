@@ -34,7 +34,7 @@ use alq_tablebase::{Tablebase, Wdl};
 
 use crate::certificate::{Certificate, Entry, Step};
 use crate::graph::{key, position, KeyMap, Predecessors};
-use crate::{Budget, SolveError};
+use crate::{Budget, ProvenStore, SolveError};
 
 /// A one-sided question about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -345,6 +345,20 @@ impl<'a> ThresholdSolver<'a> {
         self.certificates = on;
     }
 
+    /// Adds the answers of a store (of this solver's rules) as leaves for
+    /// later searches; a contradiction with what the solver knows is an error.
+    pub fn add_store(&mut self, store: &ProvenStore) -> Result<(), String> {
+        let mut mine = self.proven_store();
+        mine.merge(store)?;
+        self.store = mine.entries;
+        Ok(())
+    }
+
+    /// What this solver has settled, as a store.
+    pub fn proven_store(&self) -> ProvenStore {
+        ProvenStore { rules: self.rules, entries: self.store.clone() }
+    }
+
     /// Positions whose win questions this solver has answered.
     pub fn store_len(&self) -> usize {
         self.store.len()
@@ -650,9 +664,17 @@ fn quiescence(eval: &mut dyn Evaluator, pos: &Position, rules: RuleSet, depth: u
 /// the attacker's turn the proof number is the smallest and the disproof
 /// number the sum; at the defender's, the other way round.
 fn combine(g: &Graph, node: u32, attacker: Side) -> (u32, u32) {
+    combine_with(g, node, attacker, |_| false)
+}
+
+/// [`combine`] over the successors that `skip` does not leave out.
+fn combine_with(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -> (u32, u32) {
     let or = side_of(g.keys[node as usize]) == attacker;
     let (mut min, mut sum) = (INF, 0u32);
     for &c in g.successors(node) {
+        if skip(c as usize) {
+            continue;
+        }
         let (a, b) = if or { (g.pn[c as usize], g.dn[c as usize]) } else { (g.dn[c as usize], g.pn[c as usize]) };
         min = min.min(a);
         sum = sum.saturating_add(b);
@@ -710,35 +732,32 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
 /// Up to `want` most-proving frontier nodes: repeated descents from the
 /// root, at the attacker's turn to the successor with the smallest proof
 /// number, at the defender's to the smallest disproof number, never through
-/// a node already on the path. A chosen node's numbers become ∞ for the rest
-/// of the round (the path above is updated), so the next descent finds the
-/// next most-proving node.
+/// a node already on the path. A chosen node is left out for the rest of the
+/// round (the numbers on the path above are recomputed without it), so the
+/// next descent finds the next most-proving node; a node with nothing left
+/// to choose below it is left out too.
 fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<u32> {
     let mut out = Vec::new();
     let mut on_path = vec![false; g.len()];
+    let mut excluded = vec![false; g.len()];
     let mut path: Vec<u32> = Vec::new();
-    let mut descents = 0usize;
-    while out.len() < want && descents < 4 * want + 16 {
-        descents += 1;
-        if g.pn[0] == INF && g.dn[0] == INF {
-            break;
-        }
+    while out.len() < want && !excluded[0] {
         path.clear();
         path.push(0);
         on_path[0] = true;
-        let mut node = 0u32;
         loop {
+            let node = *path.last().expect("the root is on the path");
             let i = node as usize;
             if g.state[i] == FRONTIER {
                 out.push(node);
-                (g.pn[i], g.dn[i]) = (INF, INF);
+                excluded[i] = true;
                 break;
             }
             let or = side_of(g.keys[i]) == attacker;
             let mut best: Option<(u32, u32, u32)> = None;
             for &c in g.successors(node) {
                 let ci = c as usize;
-                if on_path[ci] || status[ci] != FRONTIER || (g.pn[ci] == INF && g.dn[ci] == INF) {
+                if on_path[ci] || excluded[ci] || status[ci] != FRONTIER {
                     continue;
                 }
                 let (a, b) = if or { (g.pn[ci], g.dn[ci]) } else { (g.dn[ci], g.pn[ci]) };
@@ -750,26 +769,26 @@ fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<u32>
                 Some((c, _, _)) => {
                     on_path[c as usize] = true;
                     path.push(c);
-                    node = c;
                 }
                 None => {
-                    // A dead end for this round.
-                    (g.pn[i], g.dn[i]) = (INF, INF);
-                    path.pop();
+                    // Nothing left to choose below this node in this round.
+                    excluded[i] = true;
                     break;
                 }
             }
         }
         for &p in path.iter().rev() {
             let pi = p as usize;
-            if g.state[pi] == EXPANDED {
-                (g.pn[pi], g.dn[pi]) = combine(g, p, attacker);
+            on_path[pi] = false;
+            if g.state[pi] == EXPANDED && !excluded[pi] {
+                let open = g.successors(p).iter().any(|&c| !excluded[c as usize] && status[c as usize] == FRONTIER);
+                if open {
+                    (g.pn[pi], g.dn[pi]) = combine_with(g, p, attacker, |c| excluded[c]);
+                } else {
+                    excluded[pi] = true;
+                }
             }
         }
-        for &p in &path {
-            on_path[p as usize] = false;
-        }
-        on_path[node as usize] = false;
     }
     out
 }

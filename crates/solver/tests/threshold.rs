@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use alq_engine::{Hce, HceWeights, Position};
 use alq_solver::certificate::Step;
-use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ThresholdSolver};
+use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ProvenStore, ThresholdSolver};
 use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Value, Wdl};
 mod common;
 
@@ -236,4 +236,55 @@ fn damaged_certificate_text_is_refused_with_the_line() {
     let first_move = text.lines().find(|l| l.contains(" move ")).unwrap();
     let broken = text.replace(first_move, &format!("{} move a1-a5", &first_move[..first_move.find(" move ").unwrap()]));
     assert!(Certificate::parse(broken.as_bytes()).unwrap_err().contains("a1-a5"));
+}
+
+#[test]
+fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
+    let dir = std::env::temp_dir().join(format!("alq-threshold-store-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("proven.store");
+    let tb = truth();
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let positions: Vec<Position> = (0..30).map(|_| random_position(&mut rng, 5, 5)).collect();
+    let mut first = ThresholdSolver::new(None, Some(hce()));
+    for pos in &positions {
+        first.solve(pos, Goal::WhiteDraws, &unlimited(), &mut |_| {}).unwrap();
+    }
+    let store = first.proven_store();
+    assert!(store.entries.len() > 1000, "{} positions", store.entries.len());
+    store.save(&file).unwrap();
+    let loaded = ProvenStore::load(&file).unwrap();
+    assert_eq!(loaded, store);
+    // A later solver reads it: the same answers, from far fewer expansions.
+    let mut later = ThresholdSolver::new(None, Some(hce()));
+    later.add_store(&loaded).unwrap();
+    let (mut before, mut after) = (0, 0);
+    for pos in &positions {
+        let value = wdl(tb.probe(pos).unwrap());
+        let mut fresh = ThresholdSolver::new(None, Some(hce()));
+        let r0 = fresh.solve(pos, Goal::BlackWins, &unlimited(), &mut |_| {}).unwrap();
+        let r1 = later.solve(pos, Goal::BlackWins, &unlimited(), &mut |_| {}).unwrap();
+        let expected = if Goal::BlackWins.holds(pos.side_to_move(), value) { Outcome::Proven } else { Outcome::Disproven };
+        assert_eq!((r0.outcome, r1.outcome), (expected, expected), "{pos}");
+        before += r0.nodes;
+        after += r1.nodes;
+    }
+    assert!(after < before, "the store saves work: {after} against {before} nodes");
+    // Damage: a flipped byte, a truncated file, another rule set's store.
+    let bytes = std::fs::read(&file).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 1;
+    std::fs::write(&file, &flipped).unwrap();
+    assert!(ProvenStore::load(&file).unwrap_err().to_string().contains("proven.store"));
+    std::fs::write(&file, &bytes[..bytes.len() - 5]).unwrap();
+    assert!(ProvenStore::load(&file).unwrap_err().to_string().contains("truncated"));
+    let mut classic = ProvenStore::new(alq_engine::RuleSet::Classic);
+    classic.entries.insert(5, 1);
+    assert!(later.add_store(&classic).is_err());
+    // A contradiction is refused (the searches asked "does Black win?").
+    let (&k, &bits) = loaded.entries.iter().find(|(_, &b)| b & 0b1100 != 0).unwrap();
+    let mut wrong = ProvenStore::new(loaded.rules);
+    wrong.entries.insert(k, (bits & 0b1100) ^ 0b1100);
+    assert!(loaded.clone().merge(&wrong).unwrap_err().contains("contradictory"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

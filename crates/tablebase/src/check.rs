@@ -1,5 +1,8 @@
 //! Checking a built tablebase (`verify`) and summarising it (`stats`).
 
+use std::collections::HashSet;
+use std::io::Write as _;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -20,6 +23,9 @@ pub enum VerifyEvent {
     ClassStart { material: Material, kind: Kind, positions: u64 },
     /// A class is consistent.
     ClassDone { material: Material, kind: Kind, positions: u64, seconds: f64 },
+    /// A class found consistent by an earlier run (same file checksum) is
+    /// not checked again.
+    ClassSkipped { material: Material, kind: Kind, positions: u64 },
 }
 
 /// Re-checks every stored value, of every kind the folder holds, against the
@@ -33,17 +39,67 @@ pub enum VerifyEvent {
 /// slots of the mirror scheme too (each holds a real position's value).
 /// Stops at the first inconsistency. Returns the number of entries checked.
 pub fn verify(tb: &mut Tablebase, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
+    verify_classes(tb, None, report)
+}
+
+/// [`verify`], keeping its progress in `progress`: after each consistent
+/// class a line `FILE CHECKSUM` (the file's name and the checksum in its
+/// header) is appended, so a killed run loses at most the class in flight.
+/// With `resume`, classes already listed with the same checksum are skipped
+/// (a rebuilt file has another checksum and is checked again); without it
+/// the progress file starts afresh.
+pub fn verify_resuming(
+    tb: &mut Tablebase,
+    progress: &Path,
+    resume: bool,
+    report: &mut dyn FnMut(VerifyEvent),
+) -> Result<u64, TbError> {
+    let io = |source| TbError::Io { path: progress.to_path_buf(), source };
+    let done: HashSet<String> = match std::fs::read_to_string(progress) {
+        Ok(text) if resume => text.lines().map(str::to_string).collect(),
+        Ok(_) => HashSet::new(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => HashSet::new(),
+        Err(e) => return Err(io(e)),
+    };
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(resume)
+        .write(true)
+        .truncate(!resume)
+        .open(progress)
+        .map_err(io)?;
+    verify_classes(tb, Some((&done, &mut file, progress)), report)
+}
+
+type Progress<'a> = (&'a HashSet<String>, &'a mut std::fs::File, &'a Path);
+
+fn verify_classes(tb: &mut Tablebase, mut progress: Option<Progress<'_>>, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
     let mut checked = 0;
     for kind in [Kind::Distance, Kind::Wdl] {
         let Some(max) = tb.coverage(kind) else { continue };
         for pieces in 0..=max {
             for material in Material::with_pieces(pieces) {
+                let line = match &progress {
+                    Some(_) => Some(format!("{} {:016x}", kind.file_name(material), header_checksum(tb.dir(), kind, material)?)),
+                    None => None,
+                };
+                if let (Some((done, _, _)), Some(line)) = (&progress, &line) {
+                    if done.contains(line) {
+                        let positions = tb.entries(material, kind);
+                        checked += positions;
+                        report(VerifyEvent::ClassSkipped { material, kind, positions });
+                        continue;
+                    }
+                }
                 let started = Instant::now();
                 let table = tb.table_of(material, kind)?;
                 let positions = table.data_entries();
                 report(VerifyEvent::ClassStart { material, kind, positions });
                 verify_class(tb, &table, kind)?;
                 checked += positions;
+                if let (Some((_, file, path)), Some(line)) = (progress.as_mut(), &line) {
+                    writeln!(file, "{line}").map_err(|source| TbError::Io { path: path.to_path_buf(), source })?;
+                }
                 report(VerifyEvent::ClassDone { material, kind, positions, seconds: started.elapsed().as_secs_f64() });
             }
             // Level n + 1 needs levels n and n + 1 only through captures of one
@@ -55,6 +111,15 @@ pub fn verify(tb: &mut Tablebase, report: &mut dyn FnMut(VerifyEvent)) -> Result
         tb.release();
     }
     Ok(checked)
+}
+
+/// The checksum in the header of a class's file (bytes 40..48).
+fn header_checksum(dir: &Path, kind: Kind, material: Material) -> Result<u64, TbError> {
+    let path = table_path_of(dir, kind, material);
+    let mut h = [0u8; 48];
+    let mut file = std::fs::File::open(&path).map_err(|source| TbError::Io { path: path.clone(), source })?;
+    std::io::Read::read_exact(&mut file, &mut h).map_err(|source| TbError::Io { path: path.clone(), source })?;
+    Ok(u64::from_le_bytes(h[40..48].try_into().expect("8 bytes")))
 }
 
 fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> {
@@ -88,23 +153,26 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
                     (table, table.index(nu, nt))
                 };
                 let i = set * block + j;
-                let (stored, expected) = match kind {
+                // Compared as values; text only for the error.
+                let bad = match kind {
                     Kind::Distance => {
                         let expected = Value::from_successors(moves.iter().map(|&mv| {
                             let (t, k) = successor_view(mv);
                             t.value(k)
                         }));
-                        (view.value(i).to_string(), expected.to_string())
+                        let stored = view.value(i);
+                        (stored != expected).then(|| (stored.to_string(), expected.to_string()))
                     }
                     Kind::Wdl => {
                         let expected = Wdl::from_successors(moves.iter().map(|&mv| {
                             let (t, k) = successor_view(mv);
                             t.wdl(k)
                         }));
-                        (view.wdl(i).to_string(), expected.to_string())
+                        let stored = view.wdl(i);
+                        (stored != expected).then(|| (stored.to_string(), expected.to_string()))
                     }
                 };
-                if stored != expected {
+                if let Some((stored, expected)) = bad {
                     return Some((us, them, stored, expected));
                 }
             }

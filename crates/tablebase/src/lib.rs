@@ -32,7 +32,7 @@ mod solve;
 mod value;
 
 pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
-pub use check::{class_stats, compare_wdl, verify, ClassStats, VerifyEvent};
+pub use check::{class_stats, compare_wdl, verify, verify_resuming, ClassStats, VerifyEvent};
 pub use error::TbError;
 pub use format::{
     checksum, folder_rules, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path, table_path_of,

@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use alq_engine::{Bitboard, Position, Side};
 use alq_tablebase::{
-    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, TbError, Tablebase, Value,
+    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, TbError, Tablebase, Value, VerifyEvent,
     Wdl,
 };
 use rand::{Rng, SeedableRng};
@@ -233,6 +233,47 @@ fn verify_passes_on_six_pieces() {
     // whole block, which weighs more the fewer the pieces).
     assert_eq!(Material::up_to(6).iter().map(|m| m.positions()).sum::<u64>(), 13_256_611);
     assert_eq!(expected, 7_073_679);
+}
+
+#[test]
+fn a_verification_resumes_where_it_stopped() {
+    // A copy of the six-piece tables, so the progress file is this test's own.
+    let dir = scratch("verify-resume");
+    for entry in std::fs::read_dir(six()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "alqtb") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let progress = dir.join("verify.progress");
+    let mut tb = Tablebase::open(&dir).unwrap();
+    let count = |tb: &mut Tablebase, resume: bool| {
+        let (mut checked, mut skipped) = (0, 0);
+        let total = alq_tablebase::verify_resuming(tb, &progress, resume, &mut |e| match e {
+            VerifyEvent::ClassDone { .. } => checked += 1,
+            VerifyEvent::ClassSkipped { .. } => skipped += 1,
+            VerifyEvent::ClassStart { .. } => {}
+        })
+        .unwrap();
+        (total, checked, skipped)
+    };
+    let (total, checked, skipped) = count(&mut tb, false);
+    let classes = Material::up_to(6).len();
+    assert_eq!((checked, skipped), (classes, 0));
+    assert_eq!(std::fs::read_to_string(&progress).unwrap().lines().count(), classes);
+    // Killed after 10 classes: the rest is checked, the 10 are skipped.
+    let text = std::fs::read_to_string(&progress).unwrap();
+    let kept: String = text.lines().take(10).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&progress, kept).unwrap();
+    assert_eq!(count(&mut tb, true), (total, classes - 10, 10));
+    assert_eq!(count(&mut tb, true), (total, 0, classes));
+    // A listed file whose checksum changed (a rebuilt file) is checked again.
+    let first = text.lines().next().unwrap().to_string();
+    let changed = text.replacen(&first, &format!("{} 0000000000000000", first.split(' ').next().unwrap()), 1);
+    std::fs::write(&progress, changed).unwrap();
+    assert_eq!(count(&mut tb, true), (total, 1, classes - 1));
+    // Without --resume every class is checked again.
+    assert_eq!(count(&mut tb, false), (total, classes, 0));
 }
 
 #[test]

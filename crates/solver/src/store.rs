@@ -1,0 +1,123 @@
+//! The proven-position store of threshold searches, on disk: what earlier
+//! runs settled, read by later runs and other goals as leaves.
+//!
+//! All integers little-endian:
+//!
+//! | size | field |
+//! | --- | --- |
+//! | 8 | magic `ALQPROV\n` |
+//! | 4 | format version (1) |
+//! | 16 | rule set name, zero-padded (`brainking`, `classic`) |
+//! | 8 | number N of positions |
+//! | N × 8 | position key ([`crate::key`], 51 bits) in bits 0–50, answers in bits 56–59, sorted by key |
+//! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
+//!
+//! The answers are four bits: White wins (bit 56), White does not win (57),
+//! Black wins (58), Black does not win (59). A position's answers are facts
+//! of the infinite game, true whatever tables or run found them, so stores
+//! merge by taking the union of the bits; a position marked both "wins" and
+//! "does not win" for one side is a contradiction and is refused.
+//!
+//! The file is written to a temporary name in the same folder and renamed,
+//! so a file with the final name is always complete.
+
+use std::path::Path;
+
+use alq_engine::RuleSet;
+use alq_tablebase::checksum;
+
+use crate::graph::KeyMap;
+use crate::SolveError;
+
+const MAGIC: [u8; 8] = *b"ALQPROV\n";
+const VERSION: u32 = 1;
+const HEADER: usize = 36;
+const KEY_BITS: u64 = (1 << 51) - 1;
+
+/// Positions and their settled win questions (the bits of [`crate::threshold`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProvenStore {
+    pub rules: RuleSet,
+    pub entries: KeyMap<u8>,
+}
+
+/// Whether `bits` say both "wins" and "does not win" for one side.
+fn contradicts(bits: u8) -> bool {
+    bits & 0b0011 == 0b0011 || bits & 0b1100 == 0b1100
+}
+
+impl ProvenStore {
+    pub fn new(rules: RuleSet) -> ProvenStore {
+        ProvenStore { rules, entries: KeyMap::default() }
+    }
+
+    /// Adds `other`'s answers; a contradiction names the position.
+    pub fn merge(&mut self, other: &ProvenStore) -> Result<(), String> {
+        if other.rules != self.rules {
+            return Err(format!("a store under the {} rules cannot merge into one under {}", other.rules, self.rules));
+        }
+        for (&k, &bits) in &other.entries {
+            let merged = self.entries.get(&k).copied().unwrap_or(0) | bits;
+            if contradicts(merged) {
+                return Err(format!("contradictory answers for {}", crate::position(k)));
+            }
+            self.entries.insert(k, merged);
+        }
+        Ok(())
+    }
+
+    /// Writes the store atomically (temporary file, then rename).
+    pub fn save(&self, path: &Path) -> Result<(), SolveError> {
+        let mut sorted: Vec<(u64, u8)> = self.entries.iter().map(|(&k, &b)| (k, b)).collect();
+        sorted.sort_unstable_by_key(|&(k, _)| k);
+        let mut bytes = Vec::with_capacity(HEADER + 8 + sorted.len() * 8);
+        bytes.extend_from_slice(&MAGIC);
+        bytes.extend_from_slice(&VERSION.to_le_bytes());
+        let mut name = [0u8; 16];
+        name[..self.rules.name().len()].copy_from_slice(self.rules.name().as_bytes());
+        bytes.extend_from_slice(&name);
+        bytes.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
+        for (k, b) in sorted {
+            bytes.extend_from_slice(&(k | u64::from(b) << 56).to_le_bytes());
+        }
+        crate::resume::write_checksummed(path, bytes)
+    }
+
+    /// Reads a store written by [`ProvenStore::save`]; damaged, truncated
+    /// or contradictory files are refused with an error naming the file.
+    pub fn load(path: &Path) -> Result<ProvenStore, SolveError> {
+        let bytes = std::fs::read(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+        let bad = |reason: String| SolveError::BadStore { path: path.to_path_buf(), reason };
+        if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
+            return Err(bad("bad magic number or too short".into()));
+        }
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
+        if version != VERSION {
+            return Err(bad(format!("format version {version}, this program reads version {VERSION}")));
+        }
+        let name = String::from_utf8_lossy(&bytes[12..28]).trim_end_matches('\0').to_string();
+        let rules: RuleSet = name.parse().map_err(bad)?;
+        let n = u64_at(28);
+        if n.checked_mul(8).and_then(|x| x.checked_add(HEADER as u64 + 8)) != Some(bytes.len() as u64) {
+            return Err(bad(format!("truncated or too long: {} bytes for {n} positions", bytes.len())));
+        }
+        let body = bytes.len() - 8;
+        if checksum(&[&bytes[..body]]) != u64_at(body) {
+            return Err(bad("checksum mismatch (the file is damaged)".into()));
+        }
+        let mut store = ProvenStore::new(rules);
+        store.entries.reserve(n as usize);
+        let mut last = None;
+        for i in 0..n as usize {
+            let word = u64_at(HEADER + 8 * i);
+            let (k, bits) = (word & KEY_BITS, (word >> 56) as u8);
+            if word >> 51 & 0x1f != 0 || bits >> 4 != 0 || bits == 0 || contradicts(bits) || last.is_some_and(|l| l >= k) {
+                return Err(bad(format!("entry {i} is not a sorted, consistent position answer")));
+            }
+            last = Some(k);
+            store.entries.insert(k, bits);
+        }
+        Ok(store)
+    }
+}
