@@ -288,3 +288,48 @@ fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
     assert!(loaded.clone().merge(&wrong).unwrap_err().contains("contradictory"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The certificates shipped in data/proofs/: each parses and is for the
+/// position after its first move. Checking them needs the ≤ 10 tables, so
+/// that part runs by hand: `ALQ_TB10=data/tb10 cargo test --release -p
+/// alq-solver --test threshold -- --ignored`.
+fn shipped_certificates() -> Vec<(String, Certificate)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "cert") {
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            out.push((name, Certificate::read(&path).unwrap()));
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn shipped_certificates_parse_and_name_their_position_and_goal() {
+    let certs = shipped_certificates();
+    assert!(certs.len() >= 3, "{} certificates", certs.len());
+    for (name, cert) in &certs {
+        // `d2-c3-black-wins`: the first move, then the goal.
+        let (first, goal) = name.split_at(5);
+        let start = Position::start_of(cert.rules);
+        let after = start.play(start.parse_move_in(cert.rules, first).unwrap());
+        assert_eq!(cert.root, alq_solver::key(&after), "{name}");
+        assert_eq!(cert.goal.name(), &goal[1..], "{name}");
+    }
+}
+
+#[test]
+#[ignore = "needs the ≤ 10 tables: ALQ_TB10=DIR"]
+fn shipped_certificates_check_with_the_ten_piece_tables() {
+    let dir = std::env::var("ALQ_TB10").expect("ALQ_TB10 names the ≤ 10 tables");
+    // A relative folder is taken from the repository's root.
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
+    let tb = Tablebase::open(&dir).unwrap();
+    for (name, cert) in shipped_certificates() {
+        let root = alq_solver::position(cert.root);
+        check_certificate(&cert, &root, Some(&tb)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
