@@ -290,9 +290,10 @@ fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
 }
 
 /// The certificates shipped in data/proofs/: each parses and is for the
-/// position after its first move. Checking them needs the ≤ 10 tables, so
-/// that part runs by hand: `ALQ_TB10=data/tb10 cargo test --release -p
-/// alq-solver --test threshold -- --ignored`.
+/// position after its first move (or the start). Checking them needs the
+/// tables their leaves were probed in (≤ 10 or ≤ 12 pieces), so that part
+/// runs by hand: `ALQ_TB=data/tb12w cargo test --release -p alq-solver
+/// --test threshold -- --ignored` (≤ 12 win/draw/loss tables cover all).
 fn shipped_certificates() -> Vec<(String, Certificate)> {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs");
     let mut out = Vec::new();
@@ -312,19 +313,20 @@ fn shipped_certificates_parse_and_name_their_position_and_goal() {
     let certs = shipped_certificates();
     assert!(certs.len() >= 3, "{} certificates", certs.len());
     for (name, cert) in &certs {
-        // `d2-c3-black-wins`: the first move, then the goal.
+        // `d2-c3-black-wins`: the first move, then the goal; or
+        // `start-white-draws`.
         let (first, goal) = name.split_at(5);
         let start = Position::start_of(cert.rules);
-        let after = start.play(start.parse_move_in(cert.rules, first).unwrap());
-        assert_eq!(cert.root, alq_solver::key(&after), "{name}");
+        let root = if first == "start" { start } else { start.play(start.parse_move_in(cert.rules, first).unwrap()) };
+        assert_eq!(cert.root, alq_solver::key(&root), "{name}");
         assert_eq!(cert.goal.name(), &goal[1..], "{name}");
     }
 }
 
 #[test]
-#[ignore = "needs the ≤ 10 tables: ALQ_TB10=DIR"]
-fn shipped_certificates_check_with_the_ten_piece_tables() {
-    let dir = std::env::var("ALQ_TB10").expect("ALQ_TB10 names the ≤ 10 tables");
+#[ignore = "needs the tables: ALQ_TB=DIR (≤ 12 win/draw/loss)"]
+fn shipped_certificates_check_with_the_tables() {
+    let dir = std::env::var("ALQ_TB").expect("ALQ_TB names the tables");
     // A relative folder is taken from the repository's root.
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
     let tb = Tablebase::open(&dir).unwrap();
