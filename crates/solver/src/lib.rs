@@ -85,6 +85,15 @@ impl Budget {
     pub fn time(time: Duration) -> Budget {
         Budget { nodes: None, time: Some(time), memory_bytes: Budget::DEFAULT_MEMORY }
     }
+
+    /// Whether a search that has expanded `nodes` positions since `start`
+    /// and would next hold `memory` bytes must stop (the clock is read
+    /// every 256 nodes).
+    pub(crate) fn spent(&self, nodes: u64, start: Instant, memory: usize) -> bool {
+        let over_nodes = self.nodes.is_some_and(|n| nodes >= n);
+        let over_time = nodes.is_multiple_of(256) && self.time.is_some_and(|t| start.elapsed() >= t);
+        over_nodes || over_time || memory >= self.memory_bytes
+    }
 }
 
 /// What the search proved about the root (side to move's view).
@@ -275,9 +284,7 @@ impl<'a> Solver<'a> {
                 let k = g.keys[node as usize];
                 let is_restored = self.expanded.contains_key(&k);
                 if !is_restored {
-                    let over_nodes = budget.nodes.is_some_and(|n| nodes >= n);
-                    let over_time = nodes.is_multiple_of(256) && budget.time.is_some_and(|t| start.elapsed() >= t);
-                    if over_nodes || over_time || g.memory_bytes_next() >= budget.memory_bytes {
+                    if budget.spent(nodes, start, g.memory_bytes_next()) {
                         out_of_budget = true;
                         queue.push_front(node);
                         break;

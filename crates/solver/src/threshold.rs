@@ -498,9 +498,7 @@ impl<'a> ThresholdSolver<'a> {
         let mut sure_rank;
         loop {
             for &node in &batch {
-                let over_nodes = budget.nodes.is_some_and(|n| nodes >= n);
-                let over_time = nodes.is_multiple_of(256) && budget.time.is_some_and(|t| start.elapsed() >= t);
-                if over_nodes || over_time || g.memory_with_analysis() >= budget.memory_bytes {
+                if budget.spent(nodes, start, g.memory_with_analysis()) {
                     out_of_budget = true;
                     break;
                 }
