@@ -33,6 +33,12 @@ pub struct ReportArgs {
     /// Tablebase folder: lines whose position it covers get the table's value.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
+    /// Folder of proof certificates (`alq solve --certificate`, e.g.
+    /// data/proofs): the start and the first moves they settle get the proven
+    /// statement (`Black wins (proof)`, `White holds at least a draw (proof)`),
+    /// unless the book or the tables give an exact value.
+    #[arg(long, value_name = "DIR")]
+    proofs: Option<PathBuf>,
     /// Worker threads for replaying games (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -59,9 +65,16 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     let collected = pool.install(|| alq_report::collect(&files, rules, args.depth, |n| bar.set_position(n)))?;
     bar.finish_and_clear();
     let mut report = alq_report::Report::new(&collected, &files, &Default::default());
+    let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, rules)).transpose()?;
+    if let Some(proofs) = &proofs {
+        report.fill_exact(&proofs.iter().cloned().collect());
+    }
     fill_exact(&mut report, rules, args.book.as_deref(), args.tb.as_deref())?;
     if let Some(dir) = &args.study {
-        let study = alq_report::StudySummary::read(dir)?;
+        let mut study = alq_report::StudySummary::read(dir)?;
+        if let Some(proofs) = &proofs {
+            study.set_proofs(proofs);
+        }
         if study.rules != rules {
             bail!("the study in {} was played under the {} rules, not {rules} (pass --rules {})", dir.display(), study.rules, study.rules);
         }

@@ -60,11 +60,19 @@ pub struct SolveArgs {
     /// Stop after this many milliseconds.
     #[arg(long, value_name = "MS")]
     movetime: Option<u64>,
-    /// State file: read it if it exists (proven values become leaves, expanded
-    /// positions are expanded again without counting), write it at the end
-    /// (atomically), so a rerun continues.
+    /// State file: read it if it exists, write it at the end (atomically), so
+    /// a rerun continues. With `--goal value`: proven values become leaves and
+    /// expanded positions are expanded again without counting. With one
+    /// threshold `--goal`: the whole search graph, saved when the budget runs
+    /// out before the goal is settled (and every `--checkpoint` minutes),
+    /// removed once it is settled; a state of another position, goal, rule
+    /// set or tables is refused.
     #[arg(long, value_name = "FILE")]
     resume: Option<PathBuf>,
+    /// With `--goal` and `--resume`: also save the search state every this
+    /// many minutes, so a killed run loses at most that much work.
+    #[arg(long, value_name = "MIN", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    checkpoint: u64,
     /// With one `--goal`: write the proof, once the goal is settled, to this
     /// file (a certificate of the goal if proven, of its opposite if
     /// disproven; format in crates/solver/README.md). Positions proven by
@@ -77,11 +85,39 @@ pub struct SolveArgs {
     /// settled, so later runs and other goals start from them.
     #[arg(long, value_name = "FILE")]
     store: Option<PathBuf>,
+    /// With `--goal`: proven-position stores read as leaves and never
+    /// written (a cluster job reads the shared store this way and writes its
+    /// own with `--store`). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    read_store: Vec<PathBuf>,
+    /// Merge these proven-position stores into `--store` (created if
+    /// missing) and exit; a contradiction between them is an error and
+    /// nothing is written.
+    #[arg(long, value_name = "FILE", num_args = 1.., requires = "store", conflicts_with_all = ["certificate", "resume", "check"])]
+    merge: Vec<PathBuf>,
+    /// Split instead of solving: write the distinct positions K plies after
+    /// the position that are not already settled (no legal move, or in the
+    /// `--tb` tables), one job per line (`position TEXT<TAB>moves LINE`), to
+    /// `--jobs` or stdout. Each job is solved on its own (scripts/cluster/).
+    #[arg(long, value_name = "K", conflicts_with_all = ["certificate", "resume", "check", "reachable"])]
+    split: Option<u32>,
+    /// With `--split`: the job file (written atomically).
+    #[arg(long, value_name = "FILE", requires = "split")]
+    jobs: Option<PathBuf>,
     /// Check a certificate file instead of searching: every step with the
     /// move generator, table leaves with `--tb`. The position is the
     /// certificate's root unless --position or --moves name one.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["certificate", "resume", "nodes", "movetime"])]
     check: Option<PathBuf>,
+    /// Count instead of solving: how many distinct positions legal play
+    /// reaches from the position, by piece count from the top down, as far as
+    /// `--hash` holds (one layer's positions at a time, about 10–20 bytes
+    /// each; captures into lower layers are kept, 8 bytes each).
+    #[arg(long, conflicts_with_all = ["goal", "certificate", "store", "resume", "nodes", "movetime"])]
+    reachable: bool,
+    /// With `--reachable`: the lowest piece count to count.
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "reachable")]
+    min_pieces: u32,
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
@@ -115,6 +151,16 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }
+    if args.reachable {
+        return reachable(&args, rules, &pos);
+    }
+    if !args.merge.is_empty() {
+        return merge(&args, rules);
+    }
+    if let Some(plies) = args.split {
+        let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+        return split(&args, rules, &pos, plies, tb.as_ref());
+    }
     let goals: Option<Vec<Goal>> = match args.goal.as_str() {
         "value" => None,
         "wdl" => Some(vec![Goal::WhiteWins, Goal::BlackWins]),
@@ -125,8 +171,8 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         bail!("--store and --certificate work with a threshold --goal (white-wins, white-draws, black-wins, black-draws, wdl)");
     }
     if let Some(goals) = goals {
-        if args.resume.is_some() {
-            bail!("--resume works with --goal value only (a --goal search keeps its results with --store)");
+        if args.resume.is_some() && goals.len() != 1 {
+            bail!("--resume needs one goal (white-wins, white-draws, black-wins or black-draws), or --goal value");
         }
         if args.certificate.is_some() && goals.len() != 1 {
             bail!("--certificate needs one goal (white-wins, white-draws, black-wins or black-draws)");
@@ -194,14 +240,25 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
     solver.set_rules(rules);
     solver.want_certificates(args.certificate.is_some());
     if let Some(file) = args.store.as_deref().filter(|f| f.exists()) {
-        let store = alq_solver::ProvenStore::load(file)?;
-        if store.rules != rules {
-            bail!("{} holds answers under the {} rules, not {rules}", file.display(), store.rules);
-        }
+        let store = load_store(file, rules)?;
         solver.add_store(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         eprintln!("store {}: {} positions read", file.display(), store.entries.len());
     }
+    for file in &args.read_store {
+        let store = load_store(file, rules)?;
+        solver.add_store(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        eprintln!("store {} (read only): {} positions read", file.display(), store.entries.len());
+    }
     let budget = args.budget();
+    let mut resume = None;
+    if let Some(file) = &args.resume {
+        if file.exists() {
+            let state = alq_solver::SearchState::load(file)?;
+            eprintln!("resuming {}: {} positions expanded in earlier runs", file.display(), state.nodes);
+            resume = Some(state);
+        }
+        solver.checkpoint(file, Duration::from_secs(args.checkpoint * 60));
+    }
     println!("position {pos}");
     if let Some(tb) = tb {
         println!("tablebase {} (win/draw/loss to {} pieces)", tb.dir().display(), tb.wdl_max_pieces());
@@ -209,7 +266,7 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
     let mut outcomes = Vec::new();
     for &goal in goals {
         let quiet = args.quiet;
-        let result = solver.solve(pos, goal, &budget, &mut |p| {
+        let (result, state) = solver.solve_resumable(pos, goal, &budget, resume.take(), &mut |p| {
             if !quiet {
                 let n = |x: u32| if x == u32::MAX { "inf".to_string() } else { x.to_string() };
                 eprintln!(
@@ -221,11 +278,33 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
                     p.elapsed.as_secs_f64()
                 );
             }
+        })
+        .map_err(|e| match (&args.resume, e) {
+            (Some(file), alq_solver::SolveError::StateMismatch(why)) => anyhow::anyhow!("{}: the saved search does not match: {why}", file.display()),
+            (_, e) => e.into(),
         })?;
+        if let Some(file) = &args.resume {
+            match &state {
+                Some(state) => {
+                    state.save(file)?;
+                    eprintln!("state saved to {}: {} positions expanded in all", file.display(), state.nodes);
+                }
+                None if file.exists() => {
+                    std::fs::remove_file(file).with_context(|| format!("removing {}", file.display()))?;
+                    eprintln!("{} removed: {goal} is settled", file.display());
+                }
+                None => {}
+            }
+        }
+        if result.resumed_nodes > 0 {
+            println!("resumed after {} positions expanded in earlier runs", result.resumed_nodes);
+        }
         println!(
-            "nodes {} graph {} tbhits {} storehits {} time {:.3} s memory {:.1} MiB peak-rss {} rounds {}{}",
+            "nodes {} graph {} slots {} bytes/node {:.1} tbhits {} storehits {} time {:.3} s memory {:.1} MiB peak-rss {} rounds {}{}",
             result.nodes,
             result.graph_nodes,
+            result.slots,
+            result.memory_bytes as f64 / result.graph_nodes.max(1) as f64,
             result.tb_hits,
             result.store_hits,
             result.elapsed.as_secs_f64(),
@@ -302,6 +381,117 @@ fn check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
         start.elapsed().as_secs_f64()
     );
     println!("proven {}", cert.goal);
+    Ok(())
+}
+
+/// The statements the certificates in `dir` (`*.cert`) make about the start
+/// and the lines one or two plies on: (line, statement), the start as `""`.
+/// The certificates are read, not checked (`alq solve --check` does that).
+pub fn read_proofs(dir: &std::path::Path, rules: RuleSet) -> anyhow::Result<Vec<(String, String)>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read the proofs folder {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "cert"))
+        .collect();
+    files.sort();
+    let mut certs = Vec::new();
+    for file in &files {
+        let cert = alq_solver::Certificate::read(file)?;
+        if cert.rules != rules {
+            bail!("{} is a certificate under the {} rules, not {rules}", file.display(), cert.rules);
+        }
+        certs.push(cert);
+    }
+    Ok(alq_solver::certificate::proven_lines(&certs)
+        .into_iter()
+        .map(|(line, goals)| (line, format!("{} (proof)", alq_solver::certificate::describe(&goals))))
+        .collect())
+}
+
+/// Reads a proven-position store and refuses one of other rules.
+fn load_store(file: &std::path::Path, rules: RuleSet) -> anyhow::Result<alq_solver::ProvenStore> {
+    let store = alq_solver::ProvenStore::load(file)?;
+    if store.rules != rules {
+        bail!("{} holds answers under the {} rules, not {rules}", file.display(), store.rules);
+    }
+    Ok(store)
+}
+
+/// `alq solve --merge IN... --store OUT`.
+fn merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
+    let out = args.store.as_deref().expect("clap requires --store with --merge");
+    let mut merged = alq_solver::ProvenStore::new(rules);
+    let inputs = args.merge.iter().map(|p| p.as_path()).chain(Some(out).filter(|o| o.exists()));
+    for file in inputs {
+        let store = load_store(file, rules)?;
+        merged.merge(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+        eprintln!("{}: {} positions", file.display(), store.entries.len());
+    }
+    merged.save(out)?;
+    println!("store {} ({} positions)", out.display(), merged.entries.len());
+    Ok(())
+}
+
+/// `alq solve --split K`: the unsettled positions K plies on, as jobs.
+fn split(args: &SolveArgs, rules: RuleSet, pos: &Position, plies: u32, tb: Option<&Tablebase>) -> anyhow::Result<()> {
+    let settled = |p: &Position| p.is_lost_in(rules) || tb.is_some_and(|t| p.occupied().count() <= t.wdl_max_pieces());
+    // Breadth first over distinct positions, each with the first line found.
+    let mut layer: Vec<(Position, String)> = vec![(*pos, String::new())];
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for (p, line) in &layer {
+            if settled(p) {
+                continue;
+            }
+            for mv in p.legal_moves_in(rules) {
+                let child = p.play(mv);
+                if seen.insert(alq_solver::key(&child)) {
+                    let line = if line.is_empty() { mv.to_string() } else { format!("{line} {mv}") };
+                    next.push((child, line));
+                }
+            }
+        }
+        layer = next;
+    }
+    let jobs: Vec<&(Position, String)> = layer.iter().filter(|(p, _)| !settled(p)).collect();
+    let mut text = String::new();
+    for (p, line) in &jobs {
+        text.push_str(&format!("{p}\t{line}\n"));
+    }
+    match &args.jobs {
+        Some(file) => {
+            let tmp = file.with_extension("tmp");
+            std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
+            std::fs::rename(&tmp, file).with_context(|| format!("writing {}", file.display()))?;
+            eprintln!("{} jobs ({} positions {plies} plies on, {} settled) written to {}", jobs.len(), layer.len(), layer.len() - jobs.len(), file.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// `alq solve --reachable`: positions reachable by piece count.
+fn reachable(args: &SolveArgs, rules: RuleSet, pos: &Position) -> anyhow::Result<()> {
+    println!("position {pos}");
+    println!("pieces positions white-to-move ended seconds");
+    let start = std::time::Instant::now();
+    let (layers, stopped) = alq_solver::reachable::count_reachable(pos, rules, args.min_pieces, args.hash.saturating_mul(1 << 20), &mut |l| {
+        println!("{} {} {} {} {:.1}", l.pieces, l.positions, l.white_to_move, l.ended, l.elapsed.as_secs_f64());
+    });
+    let total: u64 = layers.iter().map(|l| l.positions).sum();
+    println!(
+        "total {total} positions in {} layers, {:.1} s, peak-rss {}",
+        layers.len(),
+        start.elapsed().as_secs_f64(),
+        peak_rss().map_or("unknown".to_string(), |kb| format!("{:.1} MiB", kb as f64 / 1024.0))
+    );
+    if let Some(s) = stopped {
+        println!(
+            "stopped at {} pieces: {} positions found when the next step would pass --hash {} MiB",
+            s.pieces, s.found, args.hash
+        );
+    }
     Ok(())
 }
 

@@ -35,6 +35,10 @@ pub struct StudyArgs {
     /// often games entered the tables won, drawn or lost for White.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
+    /// Folder of proof certificates (e.g. data/proofs): the summary states
+    /// what they prove about the start and each first move.
+    #[arg(long, value_name = "DIR")]
+    proofs: Option<PathBuf>,
     /// Worker threads (default: the config's, or all cores). The games do
     /// not depend on it.
     #[arg(long, value_name = "T")]
@@ -73,6 +77,8 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
     let where_from = args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
     let runs = config.runs().with_context(|| where_from.clone())?;
+    // Read before the games are played, so a bad folder fails at once.
+    let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, config.rules)).transpose()?;
     let total: u64 = runs.iter().map(|r| r.games).sum();
     let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
     let multi = MultiProgress::new();
@@ -111,7 +117,10 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     top.finish_and_clear();
-    let summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs), config.rules))?;
+    let mut summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs), config.rules))?;
+    if let Some(dir) = &proofs {
+        summary.set_proofs(dir);
+    }
     summary.write(&out)?;
     eprintln!(
         "{} games in {} run(s) in {:.0} s; summary: {}",

@@ -317,6 +317,21 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     assert_eq!(summary["randomised"]["games"], 3 * 4 * 2);
     assert_eq!(summary["human_comparison"].as_array().unwrap().len(), 3);
 
+    // With the shipped proofs: the start's and the first moves' proven values.
+    let proofs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs");
+    let run = alq(&["report", "--games", out.to_str().unwrap(), "--study", out.to_str().unwrap(), "--proofs",
+                    proofs.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(html.contains("Exact value of the start position: White holds at least a draw (proof)."), "start value");
+    assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements");
+    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
+    let d2c3 = summary["first_moves"].as_array().unwrap().iter().find(|m| m["first_move"] == "d2-c3").unwrap();
+    assert_eq!(d2c3["exact_value"], "Black wins (proof)");
+    let bad = alq(&["report", "--games", out.to_str().unwrap(), "--proofs", dir.join("none").to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("proofs folder"));
+
     // Bad input: an unknown key, a study folder without a summary.
     std::fs::write(&config, "gamez = 3\n").unwrap();
     let bad = alq(&["study", "--config", config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);

@@ -211,3 +211,92 @@ fn report_fills_exact_values_from_a_book() {
         assert!(!String::from_utf8_lossy(&run.stderr).contains("panicked"));
     }
 }
+
+#[test]
+fn a_goal_search_saves_its_state_and_the_next_run_continues_it() {
+    let dir = fresh_dir("cli-solve-goal-resume");
+    let file = dir.join("search.state");
+    let f = file.to_str().unwrap();
+    let pos = "B...B/...../..B../.W.W./W.... w"; // about 1,000 expansions
+    let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--nodes", "20", "--resume", f, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).ends_with("unknown white-wins\n"), "{}", stdout(&out));
+    assert!(file.exists() && String::from_utf8_lossy(&out.stderr).contains("state saved"));
+    // Another goal cannot continue it: exit 2, the file named.
+    let out = alq(&["solve", "--position", pos, "--goal", "white-draws", "--resume", f, "--quiet"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("search.state") && err.contains("does not match"), "{err}");
+    // The same goal continues to the answer, and the state is removed.
+    let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--resume", f, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains("resumed after 20 positions"), "{text}");
+    let last = text.lines().last().unwrap();
+    assert!(last == "proven white-wins" || last == "disproven white-wins", "{text}");
+    let fresh = alq(&["solve", "--position", pos, "--goal", "white-wins", "--quiet"]);
+    assert_eq!(stdout(&fresh).lines().last(), Some(last), "the resumed search agrees with a fresh one");
+    assert!(!file.exists());
+    // Two goals at once cannot be resumed; a damaged state is named.
+    let out = alq(&["solve", "--position", pos, "--goal", "wdl", "--resume", f]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::write(&file, b"ALQTHRS\nshort").unwrap();
+    let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--resume", f]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("search.state"));
+}
+
+#[test]
+fn split_jobs_are_solved_into_stores_that_merge_and_settle_the_root() {
+    let dir = fresh_dir("cli-solve-split");
+    let jobs = dir.join("jobs.txt");
+    let pos = "...../.B.B./...../.W.W./..... w";
+    let out = alq(&["solve", "--position", pos, "--split", "2", "--jobs", jobs.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = std::fs::read_to_string(&jobs).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.len() >= 2, "{text}");
+    let mut stores = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let (job, moves) = line.split_once('\t').unwrap();
+        assert_eq!(moves.split_whitespace().count(), 2, "{line}");
+        let store = dir.join(format!("job-{i}.store"));
+        let out = alq(&["solve", "--position", job, "--goal", "white-draws", "--store", store.to_str().unwrap(), "--quiet"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        stores.push(store.to_str().unwrap().to_string());
+    }
+    let shared = dir.join("shared.store");
+    let mut args = vec!["solve", "--store", shared.to_str().unwrap(), "--merge"];
+    args.extend(stores.iter().map(|s| s.as_str()));
+    let out = alq(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).starts_with("store "), "{}", stdout(&out));
+    // The root, with the merged store read only: the same answer as alone,
+    // from fewer expansions; the store is not written.
+    let before = std::fs::read(&shared).unwrap();
+    let with = alq(&["solve", "--position", pos, "--goal", "white-draws", "--read-store", shared.to_str().unwrap(), "--quiet"]);
+    let alone = alq(&["solve", "--position", pos, "--goal", "white-draws", "--quiet"]);
+    assert_eq!(stdout(&with).lines().last(), stdout(&alone).lines().last());
+    let nodes = |o: &Output| stdout(o).lines().find(|l| l.starts_with("nodes ")).unwrap().split(' ').nth(1).unwrap().parse::<u64>().unwrap();
+    assert!(nodes(&with) <= nodes(&alone), "{} > {}", nodes(&with), nodes(&alone));
+    assert_eq!(std::fs::read(&shared).unwrap(), before);
+    // A damaged store in a merge: exit 2, nothing written.
+    let bad = dir.join("bad.store");
+    std::fs::write(&bad, b"not a store").unwrap();
+    let out = alq(&["solve", "--store", shared.to_str().unwrap(), "--merge", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.store"));
+    assert_eq!(std::fs::read(&shared).unwrap(), before);
+}
+
+#[test]
+fn reachable_counts_layers_and_stops_at_its_memory() {
+    let out = alq(&["solve", "--reachable", "--min-pieces", "22"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains("\n24 5 1 0 ") && text.contains("\n23 5 5 0 ") && text.contains("\n22 16 5 0 "), "{text}");
+    assert!(text.contains("total 26 positions in 3 layers"), "{text}");
+    let out = alq(&["solve", "--reachable", "--hash", "1"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("stopped at "), "{}", stdout(&out));
+}

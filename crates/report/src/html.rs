@@ -132,8 +132,9 @@ pub fn study_section(study: &StudySummary, svg: &str) -> String {
     let _ = write!(h, "<figure id=\"strength.svg\">{}</figure>", inline_svg(svg));
     let _ = write!(
         h,
-        "<p>Exact value of the start position: {}.</p>",
-        esc(study.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)"))
+        "<p>Exact value of the start position: {}. {}</p>",
+        esc(study.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)")),
+        esc(&study.proven_lines_text())
     );
     h
 }

@@ -40,7 +40,7 @@ use thiserror::Error;
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
 pub use exact::{exact_from_book, exact_from_tables};
 pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
-pub use study::{StudyInput, StudyRung, StudySummary};
+pub use study::{ProvenLine, StudyInput, StudyRung, StudySummary};
 
 /// BrainKing's human Alquerque games, the reference the engine is set beside.
 pub const BRAINKING_GAMES: u64 = 8_426;

@@ -94,6 +94,17 @@ pub struct StudySummary {
     pub brainking_source: String,
     /// The exact value of the start position, when a solver knows it.
     pub exact_start_value: Option<String>,
+    /// What proofs settle about the first moves (and replies): line and
+    /// statement, e.g. `d2-c3`, `Black wins (proof)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proven_lines: Vec<ProvenLine>,
+}
+
+/// A line from the start and what a proof settles about it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenLine {
+    pub line: String,
+    pub value: String,
 }
 
 impl StudyRung {
@@ -217,7 +228,29 @@ impl StudySummary {
             brainking: Group::of(&brainking_counts()),
             brainking_source: BRAINKING_SOURCE.to_string(),
             exact_start_value: None,
+            proven_lines: Vec::new(),
         })
+    }
+
+    /// Takes what proofs settle, (line, statement) with the start as `""`:
+    /// the start's value and the lines after it.
+    pub fn set_proofs(&mut self, proofs: &[(String, String)]) {
+        for (line, value) in proofs {
+            if line.is_empty() {
+                self.exact_start_value = Some(value.clone());
+            } else {
+                self.proven_lines.push(ProvenLine { line: line.clone(), value: value.clone() });
+            }
+        }
+    }
+
+    /// The proven lines as one sentence (empty when there are none).
+    pub fn proven_lines_text(&self) -> String {
+        if self.proven_lines.is_empty() {
+            return String::new();
+        }
+        let parts: Vec<String> = self.proven_lines.iter().map(|p| format!("after {}: {}", p.line, p.value)).collect();
+        format!("Proven: {}.", parts.join("; "))
     }
 
     /// Reads `DIR/study.json` as `alq study` wrote it.
@@ -365,8 +398,9 @@ impl StudySummary {
         }
         let _ = writeln!(
             m,
-            "\nExact value of the start position: {}.\n\nSource of the human figures: {}.",
+            "\nExact value of the start position: {}. {}\n\nSource of the human figures: {}.",
             self.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)"),
+            self.proven_lines_text(),
             self.brainking_source
         );
         m

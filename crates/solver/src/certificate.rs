@@ -323,3 +323,58 @@ fn side_name(side: Side) -> &'static str {
         Side::Black => "Black",
     }
 }
+
+/// What a set of certificates proves about the start and the positions one
+/// or two plies after it, by line (`""` for the start, `"c2-c3"`, `"c2-c3
+/// b4xd2"`): each certificate proves its goal at its root, and at the
+/// position its root's move leads to when the goal's side is to move there.
+/// Certificates are taken as given here; `alq solve --check` checks them.
+pub fn proven_lines(certs: &[Certificate]) -> Vec<(String, Vec<Goal>)> {
+    let mut by_key: Vec<(u64, Goal)> = Vec::new();
+    for cert in certs {
+        by_key.push((cert.root, cert.goal));
+        if let Some(Entry { step: Step::Move(mv), .. }) = cert.entries.iter().find(|e| e.key == cert.root) {
+            by_key.push((key(&position(cert.root).play(*mv)), cert.goal));
+        }
+    }
+    let Some(rules) = certs.first().map(|c| c.rules) else { return Vec::new() };
+    let start = Position::start_of(rules);
+    let mut lines: Vec<(String, Position)> = vec![(String::new(), start)];
+    for mv in start.legal_moves_in(rules) {
+        let after = start.play(mv);
+        lines.push((mv.to_string(), after));
+        for reply in after.legal_moves_in(rules) {
+            lines.push((format!("{mv} {reply}"), after.play(reply)));
+        }
+    }
+    let mut out = Vec::new();
+    for (line, pos) in lines {
+        let k = key(&pos);
+        let mut goals: Vec<Goal> = by_key.iter().filter(|(x, _)| *x == k).map(|(_, g)| *g).collect();
+        goals.sort_by_key(|g| g.name());
+        goals.dedup();
+        if !goals.is_empty() {
+            out.push((line, goals));
+        }
+    }
+    out
+}
+
+/// The strongest statement `goals` (proven at one position) make, in words:
+/// `White wins`, `Black wins`, `draw`, `White holds at least a draw`, ...
+pub fn describe(goals: &[Goal]) -> String {
+    let has = |g: Goal| goals.contains(&g);
+    if has(Goal::WhiteWins) {
+        "White wins".into()
+    } else if has(Goal::BlackWins) {
+        "Black wins".into()
+    } else if has(Goal::WhiteDraws) && has(Goal::BlackDraws) {
+        "draw".into()
+    } else if has(Goal::WhiteDraws) {
+        "White holds at least a draw".into()
+    } else if has(Goal::BlackDraws) {
+        "Black holds at least a draw".into()
+    } else {
+        "nothing proven".into()
+    }
+}

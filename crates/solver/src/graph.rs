@@ -233,6 +233,11 @@ impl Predecessors {
         Predecessors { start, list }
     }
 
+    /// Rows from their starts (`n + 1` entries) and the concatenated lists.
+    pub fn from_parts(start: Vec<u32>, list: Vec<u32>) -> Predecessors {
+        Predecessors { start, list }
+    }
+
     pub fn of(&self, node: u32) -> &[u32] {
         &self.list[self.start[node as usize] as usize..self.start[node as usize + 1] as usize]
     }

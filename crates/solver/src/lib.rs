@@ -26,6 +26,8 @@
 //! ```
 
 pub mod certificate;
+mod compact;
+pub mod reachable;
 mod graph;
 mod resume;
 mod store;
@@ -45,6 +47,7 @@ use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};
 pub use certificate::{check as check_certificate, Certificate, CheckReport};
 pub use resume::{load_state, save_state, SavedState};
 pub use store::ProvenStore;
+pub use compact::SearchState;
 pub use threshold::{Goal, Outcome, ThresholdResult, ThresholdSolver};
 
 /// Errors of the solver. File errors name the file.
@@ -60,6 +63,9 @@ pub enum SolveError {
     BadStore { path: PathBuf, reason: String },
     #[error("{}: not a valid certificate: {reason}", path.display())]
     BadCertificate { path: PathBuf, reason: String },
+    /// A saved search that does not belong to the search asked for.
+    #[error("the saved search does not match: {0}")]
+    StateMismatch(String),
 }
 
 /// How much the search may spend. The search stops at whichever limit comes

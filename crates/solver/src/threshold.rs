@@ -26,6 +26,7 @@
 //! the fixed points above.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use std::time::{Duration, Instant};
 
@@ -33,8 +34,9 @@ use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
 use alq_tablebase::{Tablebase, Wdl};
 
 use crate::certificate::{Certificate, Entry, Step};
+use crate::compact::{frontier, side_of, slot, Graph, Slot, CHOSEN, LEAF_LOST, LEAF_WON};
 use crate::graph::{key, position, KeyMap, Predecessors};
-use crate::{Budget, ProvenStore, SolveError};
+use crate::{Budget, ProvenStore, SearchState, SolveError};
 
 /// A one-sided question about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -141,10 +143,15 @@ pub struct ThresholdResult {
     /// its opponent if disproven) is to move at the root: a move that keeps
     /// its result.
     pub best_move: Option<Move>,
-    /// Positions expanded.
+    /// Positions expanded by this call.
     pub nodes: u64,
-    /// Positions in the graph at the end (expanded, leaves, frontier).
+    /// Positions expanded by earlier runs of a resumed search.
+    pub resumed_nodes: u64,
+    /// Positions in the graph at the end (all expanded: leaves and
+    /// frontier positions are slots of their parents).
     pub graph_nodes: usize,
+    /// Successor slots in the graph (one per legal move of a node).
+    pub slots: usize,
     /// Leaves valued by the tables.
     pub tb_hits: u64,
     /// Leaves valued by earlier searches of this solver.
@@ -183,10 +190,9 @@ enum Known {
     Store,
 }
 
-/// Node states in the graph.
-const FRONTIER: u8 = 0;
-const EXPANDED: u8 = 1;
-/// Known before the analysis: the asked side wins / does not.
+/// A node's standing after an analysis: not settled, or the asked side
+/// wins / does not.
+const OPEN: u8 = 0;
 const YES: u8 = 2;
 const NO: u8 = 3;
 
@@ -196,114 +202,22 @@ fn store_bits(side: Side, wins: bool) -> u8 {
     1 << (base + u8::from(!wins))
 }
 
-/// The explored graph of one win question.
-#[derive(Default)]
-struct Graph {
-    keys: Vec<u64>,
-    state: Vec<u8>,
-    /// Expanded nodes: their successors are `edges[first..first + len]`.
-    first: Vec<u32>,
-    len: Vec<u16>,
-    edges: Vec<u32>,
-    pn: Vec<u32>,
-    dn: Vec<u32>,
-    index: KeyMap<u32>,
-}
-
-/// Bytes a node costs (key, state, edge range, numbers, hash slot with its
-/// load factor); edges cost 4 bytes, the analysis adds 4 per edge and 20 per node.
-const NODE_BYTES: usize = 8 + 1 + 4 + 2 + 8 + 24;
-
-impl Graph {
-    fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    fn add(&mut self, k: u64, state: u8, pn: u32, dn: u32) -> u32 {
-        let id = self.keys.len() as u32;
-        self.keys.push(k);
-        self.state.push(state);
-        self.first.push(0);
-        self.len.push(0);
-        self.pn.push(pn);
-        self.dn.push(dn);
-        self.index.insert(k, id);
-        id
-    }
-
-    fn successors(&self, node: u32) -> &[u32] {
-        let i = node as usize;
-        if self.state[i] != EXPANDED {
-            return &[];
-        }
-        let first = self.first[i] as usize;
-        &self.edges[first..first + usize::from(self.len[i])]
-    }
-
-    /// Bytes the graph holds.
-    fn memory_bytes(&self) -> usize {
-        self.keys.capacity() * NODE_BYTES + self.edges.capacity() * 4
-    }
-
-    /// What the graph and one analysis take together (reverse edges, two
-    /// rank arrays, counters and states: 4 bytes an edge, 20 a node).
-    fn memory_with_analysis(&self) -> usize {
-        self.memory_bytes() + self.edges.len() * 4 + self.len() * 20
-    }
-
-    /// Reverse edges (compressed rows).
-    fn predecessors(&self) -> Predecessors {
-        Predecessors::of_edges(self.len(), |node| self.successors(node))
-    }
-
-    /// The nodes from which `attacker` forces a win, with every frontier
-    /// node counted as won (`frontier_won`) or as not won: the attractor of
-    /// the won leaves (least fixed point, so cycles are not wins). Each
-    /// node's rank is the order in which it joined (`INF`: not won): every
-    /// node joins after the successors that make it won, so ranks fall
-    /// along a winning strategy and show that it uses no cycle.
-    fn attractor(&self, attacker: Side, preds: &Predecessors, frontier_won: bool) -> Vec<u32> {
-        let n = self.len();
-        let mut rank = vec![INF; n];
-        let mut pending = vec![0u16; n];
-        let mut queue = Vec::new();
-        for i in 0..n {
-            match self.state[i] {
-                EXPANDED => pending[i] = if side_of(self.keys[i]) == attacker { 1 } else { self.len[i] },
-                YES => queue.push(i as u32),
-                FRONTIER if frontier_won => queue.push(i as u32),
-                _ => {}
-            }
-        }
-        let mut next = 0u32;
-        for &q in &queue {
-            rank[q as usize] = next;
-            next += 1;
-        }
-        while let Some(node) = queue.pop() {
-            for &p in preds.of(node) {
-                let p = p as usize;
-                if rank[p] != INF {
-                    continue;
-                }
-                pending[p] -= 1;
-                if pending[p] == 0 {
-                    rank[p] = next;
-                    next += 1;
-                    queue.push(p as u32);
-                }
-            }
-        }
-        rank
+/// The standing of what a slot leads to.
+fn slot_status(s: u32, status: &[u8]) -> u8 {
+    match slot(s) {
+        Slot::Node(c) => status[c as usize],
+        Slot::Won => YES,
+        Slot::Lost => NO,
+        Slot::Frontier(..) | Slot::Chosen => OPEN,
     }
 }
 
-fn side_of(k: u64) -> Side {
-    if k >> 50 & 1 == 1 {
-        Side::Black
-    } else {
-        Side::White
-    }
+/// A frontier slot taken into a batch: where it is, what it held, whose it is.
+#[derive(Clone, Copy)]
+struct Chosen {
+    at: u32,
+    was: u32,
+    parent: u32,
 }
 
 /// The threshold proof search. It keeps what it proved across calls (a
@@ -318,10 +232,15 @@ pub struct ThresholdSolver<'a> {
     /// Positions expanded per analysis round: at least this many, and at
     /// least an eighth of those expanded so far.
     pub min_batch: usize,
+    /// Whether each round first rewrites frontier slots whose positions have
+    /// become nodes (see [`crate::SearchState`]'s graph); on by default.
+    pub refresh: bool,
     /// Whether results carry a [`Certificate`]. Then positions proven by
     /// earlier searches are not used as leaves (a certificate may rest only
     /// on the tables and on positions without a legal move).
     certificates: bool,
+    /// Where and how often an unsettled search saves its state.
+    checkpoint: Option<(PathBuf, Duration)>,
 }
 
 impl<'a> ThresholdSolver<'a> {
@@ -330,7 +249,17 @@ impl<'a> ThresholdSolver<'a> {
     /// starts with proof and disproof numbers 1.
     pub fn new(tb: Option<&'a Tablebase>, eval: Option<Box<dyn Evaluator>>) -> ThresholdSolver<'a> {
         let rules = tb.map_or(RuleSet::BrainKing, |t| t.rules());
-        ThresholdSolver { tb, rules, eval, store: KeyMap::default(), max_store: 50_000_000, min_batch: 256, certificates: false }
+        ThresholdSolver {
+            tb,
+            rules,
+            eval,
+            store: KeyMap::default(),
+            max_store: 50_000_000,
+            min_batch: 256,
+            refresh: true,
+            certificates: false,
+            checkpoint: None,
+        }
     }
 
     pub fn set_rules(&mut self, rules: RuleSet) {
@@ -343,6 +272,13 @@ impl<'a> ThresholdSolver<'a> {
     /// Ask for certificates (see [`ThresholdSolver::certificates`]).
     pub fn want_certificates(&mut self, on: bool) {
         self.certificates = on;
+    }
+
+    /// Save the state of an unsettled search to `path` every `every` (after
+    /// the analysis round that passes it), so that a killed run loses at most
+    /// that much work; [`ThresholdSolver::solve_resumable`] continues it.
+    pub fn checkpoint(&mut self, path: &Path, every: Duration) {
+        self.checkpoint = Some((path.to_path_buf(), every));
     }
 
     /// Adds the answers of a store (of this solver's rules) as leaves for
@@ -408,45 +344,59 @@ impl<'a> ThresholdSolver<'a> {
             (Side::Black, false) => Goal::BlackDraws,
         };
         let mut seen = vec![false; g.len()];
+        let mut leaves: KeyMap<()> = KeyMap::default();
         let mut stack = vec![0u32];
         seen[0] = true;
         let mut entries = Vec::new();
+        let slot_rank = |s: u32| match slot(s) {
+            Slot::Node(c) => rank[c as usize],
+            _ => 0,
+        };
         while let Some(node) = stack.pop() {
             let i = node as usize;
             let k = g.keys[i];
-            let r = if wins { rank[i] } else { 0 };
             let pos = position(k);
-            let step = if g.state[i] != EXPANDED {
-                if pos.is_lost_in(self.rules) {
-                    Step::End
-                } else {
-                    let tb = self.tb.expect("a leaf that is not terminal comes from the tables");
-                    Step::Table(tb.probe_wdl(&pos)?.0)
-                }
-            } else if side_of(k) == holder {
-                let moves = pos.legal_moves_in(self.rules);
-                let (mv, child) = moves
-                    .iter()
-                    .zip(g.successors(node))
-                    .filter(|(_, &c)| status[c as usize] == keep)
-                    .min_by_key(|(_, &c)| if wins { rank[c as usize] } else { 0 })
-                    .map(|(&mv, &c)| (mv, c))
-                    .expect("a settled node of the holder has a successor keeping its result");
-                if !seen[child as usize] {
-                    seen[child as usize] = true;
-                    stack.push(child);
-                }
-                Step::Move(mv)
-            } else {
-                for &c in g.successors(node) {
-                    if !seen[c as usize] {
-                        seen[c as usize] = true;
-                        stack.push(c);
+            let moves = pos.legal_moves_in(self.rules);
+            let slots = g.successors(node);
+            let mut visit = |j: usize, entries: &mut Vec<Entry>| -> Result<(), SolveError> {
+                match slot(slots[j]) {
+                    Slot::Node(c) => {
+                        if !seen[c as usize] {
+                            seen[c as usize] = true;
+                            stack.push(c);
+                        }
                     }
+                    _ => {
+                        let leaf = pos.play(moves[j]);
+                        if leaves.insert(key(&leaf), ()).is_none() {
+                            let step = if leaf.is_lost_in(self.rules) {
+                                Step::End
+                            } else {
+                                let tb = self.tb.expect("a leaf that is not terminal comes from the tables");
+                                Step::Table(tb.probe_wdl(&leaf)?.0)
+                            };
+                            entries.push(Entry { key: key(&leaf), rank: 0, step });
+                        }
+                    }
+                }
+                Ok(())
+            };
+            let step = if moves.is_empty() {
+                Step::End
+            } else if side_of(k) == holder {
+                let j = (0..slots.len())
+                    .filter(|&j| slot_status(slots[j], status) == keep)
+                    .min_by_key(|&j| if wins { slot_rank(slots[j]) } else { 0 })
+                    .expect("a settled node of the holder has a successor keeping its result");
+                visit(j, &mut entries)?;
+                Step::Move(moves[j])
+            } else {
+                for j in 0..slots.len() {
+                    visit(j, &mut entries)?;
                 }
                 Step::All
             };
-            entries.push(Entry { key: k, rank: r, step });
+            entries.push(Entry { key: k, rank: if wins { rank[i] } else { 0 }, step });
         }
         entries.sort_unstable_by_key(|e| e.key);
         Ok(Certificate {
@@ -478,62 +428,137 @@ impl<'a> ThresholdSolver<'a> {
         budget: &Budget,
         progress: &mut dyn FnMut(&ThresholdProgress),
     ) -> Result<ThresholdResult, SolveError> {
+        self.solve_resumable(pos, goal, budget, None, progress).map(|(result, _)| result)
+    }
+
+    /// Searches `goal` from `pos` within `budget`, continuing `resume` when
+    /// given (a state of the same position, win question, rules, tables and
+    /// certificate setting). When the budget runs out before the root is
+    /// settled, the search's state comes back with the result.
+    pub fn solve_resumable(
+        &mut self,
+        pos: &Position,
+        goal: Goal,
+        budget: &Budget,
+        resume: Option<SearchState>,
+        progress: &mut dyn FnMut(&ThresholdProgress),
+    ) -> Result<(ThresholdResult, Option<SearchState>), SolveError> {
         let start = Instant::now();
         let (attacker, negated) = goal.win_question();
         if let Some(e) = self.eval.as_mut() {
             e.set_rules(self.rules);
             e.reset(pos);
         }
-        let mut g = Graph::default();
+        let root = key(pos);
+        let table_pieces = self.tb.map_or(0, |t| t.wdl_max_pieces());
+        let (mut g, prior) = match resume {
+            None => (Graph::default(), 0),
+            Some(state) => {
+                let mismatch = if state.rules != self.rules {
+                    Some(format!("its rules are {}, not {}", state.rules, self.rules))
+                } else if state.root != root {
+                    Some(format!("it is about {}, not {pos}", state.root_position()))
+                } else if state.attacker != attacker {
+                    Some(format!("it asks whether {:?} wins, {goal} asks whether {attacker:?} does", state.attacker))
+                } else if state.table_pieces != table_pieces {
+                    Some(format!("its leaves come from tables to {} pieces, these go to {table_pieces}", state.table_pieces))
+                } else if state.certificates != self.certificates {
+                    Some("it was made with certificates asked for; the search must be resumed the same way".into())
+                } else {
+                    None
+                };
+                if let Some(why) = mismatch {
+                    return Err(SolveError::StateMismatch(why));
+                }
+                (state.graph, state.nodes)
+            }
+        };
         let mut tb_hits = 0u64;
         let mut store_hits = 0u64;
         let mut nodes = 0u64;
         let mut rounds = 0u32;
         let mut peak = 0usize;
         let mut out_of_budget = false;
-        // The root is always expanded, so that its best move is known.
-        g.add(key(pos), FRONTIER, 1, 1);
-        let mut batch = vec![0u32];
+        let mut last_save = Instant::now();
+        // What a saved state says besides its graph.
+        let mut kept = SearchState {
+            rules: self.rules,
+            attacker,
+            root,
+            table_pieces,
+            certificates: self.certificates,
+            nodes: 0,
+            graph: Graph::default(),
+        };
+        if g.len() == 0 {
+            // The root is always expanded, so that its best move is known.
+            self.create(&mut g, pos, root, attacker, &mut tb_hits, &mut store_hits)?;
+            nodes = 1;
+        }
+        let mut batch: Vec<Chosen> = Vec::new();
         let mut status;
-        let mut sure_rank;
         loop {
-            for &node in &batch {
-                if budget.spent(nodes, start, g.memory_with_analysis()) {
+            let mut done = 0;
+            for c in &batch {
+                if budget.spent(nodes, start, g.memory_with_analysis()) || !g.has_room(256) {
                     out_of_budget = true;
                     break;
                 }
-                nodes += 1;
-                self.expand(&mut g, node, attacker, &mut tb_hits, &mut store_hits)?;
+                done += 1;
+                let parent = position(g.keys[c.parent as usize]);
+                let j = (c.at - g.first[c.parent as usize]) as usize;
+                let child = parent.play(parent.legal_moves_in(self.rules)[j]);
+                let k = key(&child);
+                let id = match g.find(k) {
+                    Some(id) => id,
+                    None => {
+                        nodes += 1;
+                        self.create(&mut g, &child, k, attacker, &mut tb_hits, &mut store_hits)?
+                    }
+                };
+                g.set_slot(c.at as usize, id);
+            }
+            for c in &batch[done..] {
+                g.slots[c.at as usize] = c.was;
+            }
+            if self.refresh {
+                g.refresh(self.rules);
             }
             let preds = g.predecessors();
-            let sure = g.attractor(attacker, &preds, false);
-            let possible = g.attractor(attacker, &preds, true);
-            status = (0..g.len())
-                .map(|i| if sure[i] != INF { YES } else if possible[i] == INF { NO } else { FRONTIER })
-                .collect::<Vec<u8>>();
-            drop(possible);
-            sure_rank = sure;
+            status = g.attractor(attacker, &preds, true).into_iter().map(|r| if r == INF { NO } else { OPEN }).collect::<Vec<u8>>();
+            for (s, r) in status.iter_mut().zip(g.attractor(attacker, &preds, false)) {
+                if r != INF {
+                    *s = YES;
+                }
+            }
             peak = peak.max(g.memory_with_analysis());
             rounds += 1;
-            if status[0] != FRONTIER || out_of_budget {
-                progress(&ThresholdProgress {
-                    nodes,
-                    graph_nodes: g.len(),
-                    proof_number: if status[0] == YES { 0 } else { INF },
-                    disproof_number: if status[0] == NO { 0 } else { INF },
-                    elapsed: start.elapsed(),
-                });
-                break;
+            let settled = status[0] != OPEN;
+            if !settled {
+                proof_numbers(&mut g, &status, attacker, &preds);
             }
-            proof_numbers(&mut g, &status, attacker, &preds);
+            drop(preds);
             progress(&ThresholdProgress {
-                nodes,
+                nodes: prior + nodes,
                 graph_nodes: g.len(),
-                proof_number: g.pn[0],
-                disproof_number: g.dn[0],
+                proof_number: if settled { if status[0] == YES { 0 } else { INF } } else { g.pn[0] },
+                disproof_number: if settled { if status[0] == NO { 0 } else { INF } } else { g.dn[0] },
                 elapsed: start.elapsed(),
             });
-            let want = self.min_batch.max(nodes as usize / 8);
+            if settled || out_of_budget {
+                break;
+            }
+            if let Some((path, every)) = &self.checkpoint {
+                if last_save.elapsed() >= *every {
+                    kept.nodes = prior + nodes;
+                    kept.graph = std::mem::take(&mut g);
+                    let saved = kept.save(path);
+                    g = std::mem::take(&mut kept.graph);
+                    saved?;
+                    last_save = Instant::now();
+                }
+            }
+            let want = self.min_batch.max((prior + nodes) as usize / 8);
             batch = select(&mut g, &status, attacker, want);
             if batch.is_empty() {
                 break;
@@ -541,12 +566,11 @@ impl<'a> ThresholdSolver<'a> {
         }
         // Keep what is known (values of positions, not of paths).
         for (i, &s) in status.iter().enumerate() {
-            if s != FRONTIER && g.state[i] == EXPANDED && self.store.len() < self.max_store {
+            if s != OPEN && self.store.len() < self.max_store {
                 *self.store.entry(g.keys[i]).or_insert(0) |= store_bits(attacker, s == YES);
             }
         }
-        let root_known = status[0];
-        let win = match root_known {
+        let win = match status[0] {
             YES => Some(true),
             NO => Some(false),
             _ => None,
@@ -566,52 +590,59 @@ impl<'a> ThresholdSolver<'a> {
             pos.legal_moves_in(self.rules)
                 .into_iter()
                 .zip(g.successors(0).iter())
-                .find(|(_, &c)| status[c as usize] == keep)
+                .find(|(_, &s)| slot_status(s, &status) == keep)
                 .map(|(mv, _)| mv)
         });
         let certificate = match (win, self.certificates) {
-            (Some(w), true) => Some(self.certificate(&g, &status, &sure_rank, attacker, w)?),
+            (Some(w), true) => {
+                let preds = g.predecessors();
+                let sure = g.attractor(attacker, &preds, false);
+                drop(preds);
+                Some(self.certificate(&g, &status, &sure, attacker, w)?)
+            }
             _ => None,
         };
-        Ok(ThresholdResult {
+        let result = ThresholdResult {
             goal,
             outcome,
             certificate,
             best_move,
             nodes,
+            resumed_nodes: prior,
             graph_nodes: g.len(),
+            slots: g.slots.len(),
             tb_hits,
             store_hits,
             memory_bytes: peak,
             elapsed: start.elapsed(),
             rounds,
             out_of_budget,
-        })
+        };
+        kept.nodes = prior + nodes;
+        kept.graph = g;
+        let state = win.is_none().then_some(kept);
+        Ok((result, state))
     }
 
-    /// Generates the moves of a frontier node; new successors are leaves
-    /// when their answer is known, frontier nodes with initial numbers
-    /// otherwise.
-    fn expand(
+    /// Makes `pos` (key `k`, not in the graph) a node and generates its
+    /// moves: successors already in the graph are linked, those whose answer
+    /// is known become leaf slots, the others frontier slots with initial
+    /// numbers.
+    fn create(
         &mut self,
         g: &mut Graph,
-        node: u32,
+        pos: &Position,
+        k: u64,
         attacker: Side,
         tb_hits: &mut u64,
         store_hits: &mut u64,
-    ) -> Result<(), SolveError> {
-        let pos = position(g.keys[node as usize]);
-        let moves = pos.legal_moves_in(self.rules);
-        if moves.is_empty() {
-            g.state[node as usize] = if pos.side_to_move() == attacker { NO } else { YES };
-            return Ok(());
-        }
-        let first = g.edges.len() as u32;
-        for &mv in moves.iter() {
+    ) -> Result<u32, SolveError> {
+        let id = g.open(k);
+        for mv in pos.legal_moves_in(self.rules) {
             let child = pos.play(mv);
-            let k = key(&child);
-            let id = match g.index.get(&k) {
-                Some(&id) => id,
+            let ck = key(&child);
+            let s = match g.find(ck) {
+                Some(c) => c,
                 None => match self.known(&child, attacker)? {
                     Some((wins, source)) => {
                         match source {
@@ -620,24 +651,21 @@ impl<'a> ThresholdSolver<'a> {
                             Known::End => {}
                         }
                         if wins {
-                            g.add(k, YES, 0, INF)
+                            LEAF_WON
                         } else {
-                            g.add(k, NO, INF, 0)
+                            LEAF_LOST
                         }
                     }
                     None => {
                         let (pn, dn) = self.initial_numbers(&child, attacker);
-                        g.add(k, FRONTIER, pn, dn)
+                        frontier(pn, dn)
                     }
                 },
             };
-            g.edges.push(id);
+            g.push_slot(s);
         }
-        let i = node as usize;
-        g.first[i] = first;
-        g.len[i] = u16::try_from(g.edges.len() as u32 - first).expect("fewer than 65,536 legal moves");
-        g.state[i] = EXPANDED;
-        Ok(())
+        g.close();
+        Ok(id)
     }
 }
 
@@ -658,22 +686,23 @@ fn quiescence(eval: &mut dyn Evaluator, pos: &Position, rules: RuleSet, depth: u
     moves.iter().map(|&mv| -quiescence(eval, &pos.play(mv), rules, depth - 1)).max().unwrap_or(0)
 }
 
-/// The numbers of one unresolved expanded node from its successors': at
-/// the attacker's turn the proof number is the smallest and the disproof
-/// number the sum; at the defender's, the other way round.
-fn combine(g: &Graph, node: u32, attacker: Side) -> (u32, u32) {
-    combine_with(g, node, attacker, |_| false)
-}
-
-/// [`combine`] over the successors that `skip` does not leave out.
-fn combine_with(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -> (u32, u32) {
+/// The numbers of one unsettled node from its slots' (nodes for which
+/// `skip` holds and chosen slots left out): at the attacker's turn the proof
+/// number is the smallest and the disproof number the sum; at the
+/// defender's, the other way round.
+fn combine(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -> (u32, u32) {
     let or = side_of(g.keys[node as usize]) == attacker;
     let (mut min, mut sum) = (INF, 0u32);
-    for &c in g.successors(node) {
-        if skip(c as usize) {
-            continue;
-        }
-        let (a, b) = if or { (g.pn[c as usize], g.dn[c as usize]) } else { (g.dn[c as usize], g.pn[c as usize]) };
+    for &s in g.successors(node) {
+        let (pn, dn) = match slot(s) {
+            Slot::Node(c) if skip(c as usize) => continue,
+            Slot::Node(c) => (g.pn[c as usize], g.dn[c as usize]),
+            Slot::Won => (0, INF),
+            Slot::Lost => (INF, 0),
+            Slot::Frontier(pn, dn) => (pn, dn),
+            Slot::Chosen => continue,
+        };
+        let (a, b) = if or { (pn, dn) } else { (dn, pn) };
         min = min.min(a);
         sum = sum.saturating_add(b);
     }
@@ -684,9 +713,9 @@ fn combine_with(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bo
     }
 }
 
-/// Proof and disproof numbers of every node: resolved nodes 0 / ∞, frontier
-/// nodes keep their initial numbers, expanded ones are computed from their
-/// successors by relaxation from ∞ (the greatest fixed point, so a cycle
+/// Proof and disproof numbers of every node: settled nodes 0 / ∞, the
+/// others computed from their slots (frontier slots keep their initial
+/// numbers) by relaxation from ∞ (the greatest fixed point, so a cycle
 /// alone never looks easy to prove), with a cap on the work.
 fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecessors) {
     let n = g.len();
@@ -696,12 +725,11 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
         match status[i] {
             YES => (g.pn[i], g.dn[i]) = (0, INF),
             NO => (g.pn[i], g.dn[i]) = (INF, 0),
-            _ if g.state[i] == EXPANDED => {
+            _ => {
                 (g.pn[i], g.dn[i]) = (INF, INF);
                 queued[i] = true;
                 queue.push_back(i as u32);
             }
-            _ => {}
         }
     }
     let mut work = 0usize;
@@ -712,14 +740,14 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
         if work > cap {
             break;
         }
-        let numbers = combine(g, node, attacker);
+        let numbers = combine(g, node, attacker, |_| false);
         let i = node as usize;
         if numbers == (g.pn[i], g.dn[i]) {
             continue;
         }
         (g.pn[i], g.dn[i]) = numbers;
         for &p in preds.of(node) {
-            if status[p as usize] == FRONTIER && !queued[p as usize] {
+            if status[p as usize] == OPEN && !queued[p as usize] {
                 queued[p as usize] = true;
                 queue.push_back(p);
             }
@@ -727,14 +755,18 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
     }
 }
 
-/// Up to `want` most-proving frontier nodes: repeated descents from the
+/// Up to `want` most-proving frontier slots: repeated descents from the
 /// root, at the attacker's turn to the successor with the smallest proof
 /// number, at the defender's to the smallest disproof number, never through
-/// a node already on the path. A chosen node is left out for the rest of the
-/// round (the numbers on the path above are recomputed without it), so the
-/// next descent finds the next most-proving node; a node with nothing left
-/// to choose below it is left out too.
-fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<u32> {
+/// a node already on the path. A chosen slot is marked [`CHOSEN`] and left
+/// out for the rest of the round (the numbers on the path above are
+/// recomputed without it), so the next descent finds the next most-proving
+/// slot; a node with nothing left to choose below it is left out too.
+fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<Chosen> {
+    enum Pick {
+        Node(u32),
+        Slot(usize),
+    }
     let mut out = Vec::new();
     let mut on_path = vec![false; g.len()];
     let mut excluded = vec![false; g.len()];
@@ -746,27 +778,35 @@ fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<u32>
         loop {
             let node = *path.last().expect("the root is on the path");
             let i = node as usize;
-            if g.state[i] == FRONTIER {
-                out.push(node);
-                excluded[i] = true;
-                break;
-            }
             let or = side_of(g.keys[i]) == attacker;
-            let mut best: Option<(u32, u32, u32)> = None;
-            for &c in g.successors(node) {
-                let ci = c as usize;
-                if on_path[ci] || excluded[ci] || status[ci] != FRONTIER {
-                    continue;
-                }
-                let (a, b) = if or { (g.pn[ci], g.dn[ci]) } else { (g.dn[ci], g.pn[ci]) };
-                if best.is_none_or(|(_, ba, bb)| (a, std::cmp::Reverse(b)) < (ba, std::cmp::Reverse(bb))) {
-                    best = Some((c, a, b));
+            let mut best: Option<(Pick, u32, u32)> = None;
+            let first = g.first[i] as usize;
+            for (j, &s) in g.successors(node).iter().enumerate() {
+                let (pick, pn, dn) = match slot(s) {
+                    Slot::Node(c) => {
+                        let ci = c as usize;
+                        if on_path[ci] || excluded[ci] || status[ci] != OPEN {
+                            continue;
+                        }
+                        (Pick::Node(c), g.pn[ci], g.dn[ci])
+                    }
+                    Slot::Frontier(pn, dn) => (Pick::Slot(first + j), pn, dn),
+                    _ => continue,
+                };
+                let (a, b) = if or { (pn, dn) } else { (dn, pn) };
+                if best.as_ref().is_none_or(|(_, ba, bb)| (a, std::cmp::Reverse(b)) < (*ba, std::cmp::Reverse(*bb))) {
+                    best = Some((pick, a, b));
                 }
             }
             match best {
-                Some((c, _, _)) => {
+                Some((Pick::Node(c), _, _)) => {
                     on_path[c as usize] = true;
                     path.push(c);
+                }
+                Some((Pick::Slot(at), _, _)) => {
+                    out.push(Chosen { at: at as u32, was: g.slots[at], parent: node });
+                    g.slots[at] = CHOSEN;
+                    break;
                 }
                 None => {
                     // Nothing left to choose below this node in this round.
@@ -778,10 +818,14 @@ fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<u32>
         for &p in path.iter().rev() {
             let pi = p as usize;
             on_path[pi] = false;
-            if g.state[pi] == EXPANDED && !excluded[pi] {
-                let open = g.successors(p).iter().any(|&c| !excluded[c as usize] && status[c as usize] == FRONTIER);
+            if !excluded[pi] {
+                let open = g.successors(p).iter().any(|&s| match slot(s) {
+                    Slot::Node(c) => !excluded[c as usize] && status[c as usize] == OPEN,
+                    Slot::Frontier(..) => true,
+                    _ => false,
+                });
                 if open {
-                    (g.pn[pi], g.dn[pi]) = combine_with(g, p, attacker, |c| excluded[c]);
+                    (g.pn[pi], g.dn[pi]) = combine(g, p, attacker, |c| excluded[c]);
                 } else {
                     excluded[pi] = true;
                 }

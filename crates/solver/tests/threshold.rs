@@ -289,6 +289,64 @@ fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_search_stopped_by_its_budget_resumes_from_its_saved_state() {
+    let dir = std::env::temp_dir().join(format!("alq-threshold-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("search.state");
+    let tb = truth();
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut resumed = 0;
+    for _ in 0..40 {
+        let pos = random_position(&mut rng, 6, 6);
+        let value = wdl(tb.probe(&pos).unwrap());
+        let goal = Goal::WhiteDraws;
+        let expected = if goal.holds(pos.side_to_move(), value) { Outcome::Proven } else { Outcome::Disproven };
+        let mut solver = ThresholdSolver::new(Some(leaves()), Some(hce()));
+        solver.min_batch = 4;
+        let budget = Budget { nodes: Some(20), time: None, memory_bytes: 1 << 30 };
+        let (first, state) = solver.solve_resumable(&pos, goal, &budget, None, &mut |_| {}).unwrap();
+        let Some(state) = state else {
+            assert_eq!(first.outcome, expected, "{pos}");
+            continue;
+        };
+        assert_eq!(first.outcome, Outcome::Unknown);
+        assert!(first.out_of_budget);
+        state.save(&file).unwrap();
+        let loaded = alq_solver::SearchState::load(&file).unwrap();
+        assert_eq!((loaded.nodes, loaded.graph_nodes()), (first.nodes, first.graph_nodes));
+        // Another goal, position or table set is refused.
+        let mut other = ThresholdSolver::new(Some(leaves()), Some(hce()));
+        let wrong = other.solve_resumable(&pos, Goal::WhiteWins, &unlimited(), Some(alq_solver::SearchState::load(&file).unwrap()), &mut |_| {});
+        assert!(wrong.err().unwrap().to_string().contains("does not match"));
+        let mut no_tables = ThresholdSolver::new(None, Some(hce()));
+        let wrong = no_tables.solve_resumable(&pos, goal, &unlimited(), Some(alq_solver::SearchState::load(&file).unwrap()), &mut |_| {});
+        assert!(wrong.err().unwrap().to_string().contains("tables"));
+        // Resumed, it settles the goal as the tables say, counting on from the saved nodes.
+        let mut again = ThresholdSolver::new(Some(leaves()), Some(hce()));
+        again.min_batch = 4;
+        let (done, state) = again.solve_resumable(&pos, goal, &unlimited(), Some(loaded), &mut |_| {}).unwrap();
+        assert_eq!(done.outcome, expected, "{pos} resumed");
+        assert!(state.is_none());
+        assert_eq!(done.resumed_nodes, first.nodes);
+        assert!(done.graph_nodes as u64 <= done.resumed_nodes + done.nodes);
+        resumed += 1;
+    }
+    assert!(resumed >= 5, "only {resumed} searches outlasted 20 nodes");
+    // Damage: a flipped byte, a truncated file, another kind of file.
+    let bytes = std::fs::read(&file).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[70] ^= 1;
+    std::fs::write(&file, &flipped).unwrap();
+    let err = alq_solver::SearchState::load(&file).err().unwrap().to_string();
+    assert!(err.contains("search.state") && err.contains("checksum"), "{err}");
+    std::fs::write(&file, &bytes[..bytes.len() - 5]).unwrap();
+    assert!(alq_solver::SearchState::load(&file).err().unwrap().to_string().contains("truncated"));
+    std::fs::write(&file, b"ALQPROV\n and more bytes than a header needs, surely more than sixty-eight of them in all").unwrap();
+    assert!(alq_solver::SearchState::load(&file).err().unwrap().to_string().contains("magic"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The certificates shipped in data/proofs/: each parses and is for the
 /// position after its first move (or the start). Checking them needs the
 /// tables their leaves were probed in (≤ 10 or ≤ 12 pieces), so that part
@@ -306,6 +364,19 @@ fn shipped_certificates() -> Vec<(String, Certificate)> {
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
+}
+
+#[test]
+fn shipped_certificates_give_the_first_move_statements() {
+    let certs: Vec<Certificate> = shipped_certificates().into_iter().map(|(_, c)| c).collect();
+    let lines = alq_solver::certificate::proven_lines(&certs);
+    let said = |line: &str| lines.iter().find(|(l, _)| l == line).map(|(_, g)| alq_solver::certificate::describe(g));
+    assert_eq!(said("").as_deref(), Some("White holds at least a draw"));
+    // The start's proof plays c2-c3, so White's draw holds after it too.
+    assert_eq!(said("c2-c3").as_deref(), Some("White holds at least a draw"));
+    assert_eq!(said("d2-c3").as_deref(), Some("Black wins"));
+    assert_eq!(said("b2-c3").as_deref(), Some("Black holds at least a draw"));
+    assert_eq!(alq_solver::certificate::describe(&[Goal::WhiteDraws, Goal::BlackDraws]), "draw");
 }
 
 #[test]

@@ -155,22 +155,47 @@ pub fn table_path_of(dir: &Path, kind: Kind, material: Material) -> PathBuf {
 /// A 64-bit FNV-1a-style checksum over 8-byte little-endian words (the tail
 /// zero-padded), fast enough to check gigabytes on load.
 pub fn checksum(parts: &[&[u8]]) -> u64 {
+    let mut sum = Checksum::new();
+    parts.iter().for_each(|part| sum.part(part));
+    sum.finish()
+}
+
+/// [`checksum`] computed part by part, for files too large to hold at once.
+#[derive(Clone, Copy, Debug)]
+pub struct Checksum(u64);
+
+impl Default for Checksum {
+    fn default() -> Checksum {
+        Checksum::new()
+    }
+}
+
+impl Checksum {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
+
+    pub fn new() -> Checksum {
+        Checksum(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Adds one part (its bytes, then its length).
+    pub fn part(&mut self, part: &[u8]) {
+        let mut h = self.0;
         let mut words = part.chunks_exact(8);
         for w in &mut words {
-            h = (h ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))).wrapping_mul(PRIME);
+            h = (h ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))).wrapping_mul(Self::PRIME);
         }
         let tail = words.remainder();
         if !tail.is_empty() {
             let mut w = [0u8; 8];
             w[..tail.len()].copy_from_slice(tail);
-            h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
+            h = (h ^ u64::from_le_bytes(w)).wrapping_mul(Self::PRIME);
         }
-        h = (h ^ part.len() as u64).wrapping_mul(PRIME);
+        self.0 = (h ^ part.len() as u64).wrapping_mul(Self::PRIME);
     }
-    h
+
+    pub fn finish(self) -> u64 {
+        self.0
+    }
 }
 
 /// How a table's entries are laid out: what its header says beyond the class.
