@@ -47,6 +47,12 @@ pub struct SolveArgs {
     /// `hce`, or a network file.
     #[arg(long, value_name = "EVAL", default_value = "hce")]
     eval: String,
+    /// With `--goal`: leave out of the attacker's disproof-number sums the
+    /// positions whose defences all lead around cycles (their disproof number
+    /// is ∞ when relaxed from ∞), so the guidance still sees a way to the
+    /// defender's draw. Guidance only: the answers are the same.
+    #[arg(long)]
+    cycle_aware: bool,
     /// Tablebase folder: positions it covers are leaves with their exact
     /// value (a `--goal` search also uses win/draw/loss tables).
     #[arg(long, value_name = "DIR")]
@@ -239,6 +245,7 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
     let mut solver = ThresholdSolver::new(tb, Some(eval));
     solver.set_rules(rules);
     solver.want_certificates(args.certificate.is_some());
+    solver.cycle_aware = args.cycle_aware;
     if let Some(file) = args.store.as_deref().filter(|f| f.exists()) {
         let store = load_store(file, rules)?;
         solver.add_store(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;

@@ -235,6 +235,9 @@ pub struct ThresholdSolver<'a> {
     /// Whether each round first rewrites frontier slots whose positions have
     /// become nodes (see [`crate::SearchState`]'s graph); on by default.
     pub refresh: bool,
+    /// Whether the attacker's disproof-number sums leave out successors
+    /// whose defences all lead around cycles (guidance only; off by default).
+    pub cycle_aware: bool,
     /// Whether results carry a [`Certificate`]. Then positions proven by
     /// earlier searches are not used as leaves (a certificate may rest only
     /// on the tables and on positions without a legal move).
@@ -257,6 +260,7 @@ impl<'a> ThresholdSolver<'a> {
             max_store: 50_000_000,
             min_batch: 256,
             refresh: true,
+            cycle_aware: false,
             certificates: false,
             checkpoint: None,
         }
@@ -535,7 +539,7 @@ impl<'a> ThresholdSolver<'a> {
             rounds += 1;
             let settled = status[0] != OPEN;
             if !settled {
-                proof_numbers(&mut g, &status, attacker, &preds);
+                proof_numbers(&mut g, &status, attacker, self.cycle_aware, &preds);
             }
             drop(preds);
             progress(&ThresholdProgress {
@@ -559,7 +563,7 @@ impl<'a> ThresholdSolver<'a> {
                 }
             }
             let want = self.min_batch.max((prior + nodes) as usize / 8);
-            batch = select(&mut g, &status, attacker, want);
+            batch = select(&mut g, &status, attacker, self.cycle_aware, want);
             if batch.is_empty() {
                 break;
             }
@@ -689,10 +693,13 @@ fn quiescence(eval: &mut dyn Evaluator, pos: &Position, rules: RuleSet, depth: u
 /// The numbers of one unsettled node from its slots' (nodes for which
 /// `skip` holds and chosen slots left out): at the attacker's turn the proof
 /// number is the smallest and the disproof number the sum; at the
-/// defender's, the other way round.
-fn combine(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -> (u32, u32) {
+/// defender's, the other way round. With `cycle_aware`, the attacker's sum
+/// leaves out unsettled successors whose disproof number is ∞ (with numbers
+/// relaxed from ∞ these are positions whose defences all lead around cycles,
+/// which serve the defender), unless nothing else is left.
+fn combine(g: &Graph, node: u32, attacker: Side, cycle_aware: bool, skip: impl Fn(usize) -> bool) -> (u32, u32) {
     let or = side_of(g.keys[node as usize]) == attacker;
-    let (mut min, mut sum) = (INF, 0u32);
+    let (mut min, mut sum, mut summed) = (INF, 0u32, 0u32);
     for &s in g.successors(node) {
         let (pn, dn) = match slot(s) {
             Slot::Node(c) if skip(c as usize) => continue,
@@ -704,7 +711,14 @@ fn combine(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -
         };
         let (a, b) = if or { (pn, dn) } else { (dn, pn) };
         min = min.min(a);
+        if cycle_aware && or && b == INF && matches!(slot(s), Slot::Node(_)) {
+            continue;
+        }
         sum = sum.saturating_add(b);
+        summed += 1;
+    }
+    if summed == 0 && cycle_aware && or {
+        sum = INF;
     }
     if or {
         (min, sum)
@@ -717,7 +731,7 @@ fn combine(g: &Graph, node: u32, attacker: Side, skip: impl Fn(usize) -> bool) -
 /// others computed from their slots (frontier slots keep their initial
 /// numbers) by relaxation from ∞ (the greatest fixed point, so a cycle
 /// alone never looks easy to prove), with a cap on the work.
-fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecessors) {
+fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, cycle_aware: bool, preds: &Predecessors) {
     let n = g.len();
     let mut queued = vec![false; n];
     let mut queue = std::collections::VecDeque::new();
@@ -740,7 +754,7 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
         if work > cap {
             break;
         }
-        let numbers = combine(g, node, attacker, |_| false);
+        let numbers = combine(g, node, attacker, cycle_aware, |_| false);
         let i = node as usize;
         if numbers == (g.pn[i], g.dn[i]) {
             continue;
@@ -762,7 +776,7 @@ fn proof_numbers(g: &mut Graph, status: &[u8], attacker: Side, preds: &Predecess
 /// out for the rest of the round (the numbers on the path above are
 /// recomputed without it), so the next descent finds the next most-proving
 /// slot; a node with nothing left to choose below it is left out too.
-fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<Chosen> {
+fn select(g: &mut Graph, status: &[u8], attacker: Side, cycle_aware: bool, want: usize) -> Vec<Chosen> {
     enum Pick {
         Node(u32),
         Slot(usize),
@@ -825,7 +839,7 @@ fn select(g: &mut Graph, status: &[u8], attacker: Side, want: usize) -> Vec<Chos
                     _ => false,
                 });
                 if open {
-                    (g.pn[pi], g.dn[pi]) = combine(g, p, attacker, |c| excluded[c]);
+                    (g.pn[pi], g.dn[pi]) = combine(g, p, attacker, cycle_aware, |c| excluded[c]);
                 } else {
                     excluded[pi] = true;
                 }

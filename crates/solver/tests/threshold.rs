@@ -96,6 +96,16 @@ fn goals_with_an_evaluator_agree_with_the_tables() {
 }
 
 #[test]
+fn cycle_aware_guidance_gives_the_same_answers() {
+    // Guidance only: the answers still come from the fixed points. Without
+    // tables, 3–5 pieces, so that drawn positions with cycles occur.
+    let mut solver = ThresholdSolver::new(None, Some(hce()));
+    solver.cycle_aware = true;
+    let (p, d) = check(&mut solver, 31, 120, 3, 5);
+    assert!(p > 50 && d > 50, "both answers occur: {p} proven, {d} disproven");
+}
+
+#[test]
 fn goals_with_tables_as_leaves_agree_with_the_tables_at_six_pieces() {
     let mut solver = ThresholdSolver::new(Some(leaves()), Some(hce()));
     let (p, d) = check(&mut solver, 13, 80, 6, 6);
