@@ -127,6 +127,23 @@ fn the_store_is_written_read_by_the_next_run_and_damage_is_named() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("proven.store"));
     let out = alq(&["solve", "--position", pos, "--store", f]);
     assert_eq!(out.status.code(), Some(2));
+    // A store made under the classic rules is refused under BrainKing's, by
+    // name, whether read and written, read only, or merged.
+    std::fs::remove_file(&file).unwrap();
+    let classic = alq(&["solve", "--rules", "classic", "--position", pos, "--goal", "white-draws", "--store", f, "--quiet"]);
+    assert!(classic.status.success(), "{}", String::from_utf8_lossy(&classic.stderr));
+    let other = dir.join("other.store");
+    for args in [
+        vec!["solve", "--position", pos, "--goal", "white-draws", "--store", f],
+        vec!["solve", "--position", pos, "--goal", "white-draws", "--read-store", f],
+        vec!["solve", "--store", other.to_str().unwrap(), "--merge", f],
+    ] {
+        let out = alq(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("proven.store") && err.contains("classic"), "{args:?}: {err}");
+    }
+    assert!(!other.exists());
 }
 
 #[test]
