@@ -1,6 +1,6 @@
 //! `alq engine`: the engine behind a UCI-style text protocol on standard
 //! input and output, so that match programs and other tools can drive it
-//! (see the README's "Engine protocol" section for the commands).
+//! (see docs/protocol.md for the commands).
 //!
 //! A reader thread turns input lines into events; a search runs on its own
 //! thread and reports back on the same channel, so `stop`, `isready` and

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 
 // The trainer allocates many short-lived tensor buffers; mimalloc keeps freed
 // memory instead of returning it, which made training about 1.6 times faster
-// than with the system allocator (see the README's figures).
+// than with the system allocator (see docs/figures.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -56,7 +56,7 @@ enum Command {
     /// Commands: uci, isready, ucinewgame, setoption name N value V (Hash,
     /// Threads, Eval, Tablebases, NoProgress, Rules), position startpos|fen TEXT
     /// [moves ...], go [depth D] [nodes N] [movetime MS] [wtime MS btime MS
-    /// winc MS binc MS movestogo N] [infinite], stop, quit. See the README.
+    /// winc MS binc MS movestogo N] [infinite], stop, quit. See docs/protocol.md.
     Engine(engine::EngineArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),

@@ -75,8 +75,8 @@ pub struct HceWeights {
 
 impl Default for HceWeights {
     /// Tuned by self-play matches with `scripts/tune_hce.py` (coordinate
-    /// search, 1,000-game paired matches at 1,000 nodes per move; see the
-    /// README for the log). Hand-set starting point: advance 4, mobility 3,
+    /// search, 1,000-game paired matches at 1,000 nodes per move; see
+    /// docs/figures.md for the log). Hand-set starting point: advance 4, mobility 3,
     /// threat 12, blocked -6, tempo 5; the tuned set beat it by +14 Elo
     /// [+6, +22] over 2,000 fresh games at 2,000 nodes.
     fn default() -> HceWeights {

@@ -46,7 +46,7 @@ const fn strong_points() -> Bitboard {
     Bitboard(bits)
 }
 
-/// The rules this project plays: BrainKing's Alquerque (see the README).
+/// The rules this project plays: BrainKing's Alquerque (docs/RULES.md).
 pub const BRAINKING: Variant = Variant {
     name: "brainking",
     diagonal_points: strong_points(),

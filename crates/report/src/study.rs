@@ -310,7 +310,7 @@ impl StudySummary {
     pub fn rules_text(&self) -> String {
         match self.rules {
             alq_engine::RuleSet::BrainKing => "BrainKing's (`brainking`)".to_string(),
-            other => format!("`{other}` (see the README, \"Rule variants\")"),
+            other => format!("`{other}` (see docs/rules-notes.md)"),
         }
     }
 

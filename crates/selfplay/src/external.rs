@@ -1,5 +1,5 @@
 //! External engines: a program that speaks the `alq engine` protocol
-//! (UCI-style, see the README), run as a child process for one game.
+//! (UCI-style, see docs/protocol.md), run as a child process for one game.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};

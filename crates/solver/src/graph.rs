@@ -5,7 +5,7 @@
 //! or a value proven earlier), a frontier node is not expanded yet. Values are
 //! computed by retrograde analysis over this finite graph, once with every
 //! frontier node given the best value for the side to move at the root and
-//! once with the worst; the true value lies between the two (see the README).
+//! once with the worst; the true value lies between the two (see crates/solver/README.md).
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

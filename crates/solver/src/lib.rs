@@ -13,7 +13,7 @@
 //! with every unexpanded node counted as the best and as the worst value for
 //! the root's side to move. Both are exact values of finite games, so no
 //! repetition is ever scored by path, and the true value lies between them
-//! (see README.md, "Graph-history interaction").
+//! (see crates/solver/README.md, "Graph-history interaction").
 //!
 //! ```
 //! use alq_solver::{Budget, Proof, Solver};

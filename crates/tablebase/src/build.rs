@@ -195,7 +195,7 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
 
 /// Cost of building level `pieces`, in nanoseconds of one core per entry:
 /// fitted to the levels 8, 9 and 10 measured on this project's 2-core machine
-/// (387, 445 and 540 ns; see the README) and extrapolated by the same growth
+/// (387, 445 and 540 ns; see crates/tablebase/README.md) and extrapolated by the same growth
 /// (more passes, more cache misses) beyond.
 pub fn nanos_per_entry(pieces: u32) -> f64 {
     390.0 * 1.18f64.powi(pieces as i32 - 8)
