@@ -151,6 +151,19 @@ pub struct OpeningsArgs {
     /// Memory per solver in MiB (one solver per worker thread, with --solve).
     #[arg(long, value_name = "MB", default_value_t = 256, requires = "solve")]
     solve_hash: usize,
+    /// With --solve: one-sided threshold proofs instead of exact values, one
+    /// search per goal and position (`white-draws`, `black-draws`,
+    /// `white-wins`, `black-wins`; comma-separated; the goals run in
+    /// parallel, each over the positions deepest first, so that what it
+    /// settled serves as leaves higher up). `exact_value` becomes what the
+    /// outcomes decide (`win`, `loss`, `draw`, `≥ draw`, `≤ draw`; side to
+    /// move's view), and a table of proven positions per ply and goal is
+    /// printed.
+    #[arg(long, value_name = "GOALS", value_delimiter = ',', requires = "solve")]
+    solve_goal: Vec<String>,
+    /// Evaluator that guides the threshold searches of --solve-goal.
+    #[arg(long, value_name = "EVAL", default_value = "hce", requires = "solve_goal")]
+    solve_eval: String,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -162,6 +175,7 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
     let rules = args.rules.get();
     let eval = EvalSpec::parse(&args.eval)?;
     eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--eval {}: {e}", args.eval))?;
+    solve_goals(&args)?;
     let limits = match (args.nodes, args.search_depth, args.movetime) {
         (_, Some(d), _) => alq_engine::Limits::depth(d.max(1)),
         (_, _, Some(ms)) => alq_engine::Limits::movetime(std::time::Duration::from_millis(ms.max(1))),
@@ -203,6 +217,69 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The goals of `--solve-goal`.
+fn solve_goals(args: &OpeningsArgs) -> anyhow::Result<Vec<alq_solver::Goal>> {
+    args.solve_goal
+        .iter()
+        .map(|g| g.parse::<alq_solver::Goal>().map_err(|e| anyhow::anyhow!("--solve-goal: {e}")))
+        .collect()
+}
+
+/// `alq openings --solve --solve-goal`: threshold proofs over the book.
+#[allow(clippy::too_many_arguments)]
+fn solve_book_goals(
+    args: &OpeningsArgs,
+    rules: alq_engine::RuleSet,
+    entries: &mut [book::BookEntry],
+    pool: &rayon::ThreadPool,
+    tb: Option<&alq_tablebase::Tablebase>,
+    budget: &alq_solver::Budget,
+    bar: ProgressBar,
+    started: std::time::Instant,
+) -> anyhow::Result<()> {
+    let goals = solve_goals(args)?;
+    let eval = EvalSpec::parse(&args.solve_eval)?;
+    eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--solve-eval {}: {e}", args.solve_eval))?;
+    bar.set_length((entries.len() * goals.len()) as u64);
+    let outcomes = pool.install(|| book::solve_goals(rules, entries, tb, &eval, &goals, budget, || bar.inc(1)))?;
+    bar.finish_and_clear();
+    eprintln!(
+        "solved in {:.1} s ({} nodes per position and goal; proven / disproven / positions):",
+        started.elapsed().as_secs_f64(),
+        args.solve_nodes
+    );
+    let mut header = String::from("| ply | positions |");
+    for g in &goals {
+        header.push_str(&format!(" {g} |"));
+    }
+    header.push_str(" value known |");
+    eprintln!("{header}");
+    eprintln!("|{}", " --- |".repeat(goals.len() + 3));
+    let max_ply = entries.iter().map(|e| e.plies).max().unwrap_or(0);
+    for ply in 0..=max_ply {
+        let at: Vec<usize> = (0..entries.len()).filter(|&i| entries[i].plies == ply).collect();
+        if at.is_empty() {
+            continue;
+        }
+        let mut row = format!("| {ply} | {} |", at.len());
+        for g in 0..goals.len() {
+            let count = |o| at.iter().filter(|&&i| outcomes[i][g] == o).count();
+            row.push_str(&format!(
+                " {} / {} |",
+                count(alq_solver::Outcome::Proven),
+                count(alq_solver::Outcome::Disproven)
+            ));
+        }
+        let known = at
+            .iter()
+            .filter(|&&i| !entries[i].exact_value.is_empty() && !entries[i].exact_value.starts_with(['≥', '≤']))
+            .count();
+        row.push_str(&format!(" {known} |"));
+        eprintln!("{row}");
+    }
+    Ok(())
+}
+
 /// `alq report --book/--tb`: exact values of the opening lines (the book's
 /// first, the tables' where the book has none).
 fn fill_exact(
@@ -239,6 +316,9 @@ fn solve_book(
             .expect("valid template"),
     );
     let started = std::time::Instant::now();
+    if !args.solve_goal.is_empty() {
+        return solve_book_goals(args, rules, entries, pool, tb.as_ref(), &budget, bar, started);
+    }
     pool.install(|| book::solve_exact(rules, entries, tb.as_ref(), &budget, || bar.inc(1)))?;
     bar.finish_and_clear();
     let mut by_depth = std::collections::BTreeMap::<usize, (usize, usize)>::new();

@@ -201,6 +201,27 @@ fn openings_solve_fills_exact_values_and_report_reads_them() {
 }
 
 #[test]
+fn openings_solve_goals_prints_a_table_per_ply_and_goal() {
+    let dir = fresh_dir("cli-openings-goals");
+    let book = dir.join("book.csv");
+    let b = book.to_str().unwrap();
+    let out = alq(&["openings", "--depth", "1", "--nodes", "200", "--solve", "--solve-nodes", "500", "--solve-goal", "white-draws,black-draws", "--quiet", "--out", b]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("| ply | positions | white-draws | black-draws | value known |"), "{err}");
+    // 500 nodes settle nothing this close to the start.
+    assert!(err.contains("| 0 | 1 | 0 / 0 | 0 / 0 | 0 |"), "{err}");
+    assert!(err.contains("| 1 | 4 | 0 / 0 | 0 / 0 | 0 |"), "{err}");
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    // A misspelled goal is named, exit 2.
+    let out = alq(&["openings", "--depth", "1", "--solve", "--solve-goal", "white-drawz", "--quiet", "--out", b]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--solve-goal") && err.contains("white-drawz"), "{err}");
+}
+
+#[test]
 fn report_fills_exact_values_from_a_book() {
     let dir = fresh_dir("cli-report-book");
     let out = dir.join("report");

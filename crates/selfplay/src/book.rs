@@ -106,6 +106,82 @@ pub fn solve_exact(
     Ok(())
 }
 
+/// Settles threshold `goals` (`alq openings --solve --solve-goal`) for every
+/// entry: one proof search per goal, the goals in parallel, each over the
+/// positions deepest first with one solver, so that positions it settled
+/// earlier are leaves of later searches. Returns, per entry, one outcome per
+/// goal (in the order of `goals`), and sets `exact_value` where the outcomes
+/// decide the value without its distance (side to move's view): `win`,
+/// `loss`, `draw`, or a one-sided bound `≥ draw` / `≤ draw`; entries with
+/// a value already keep it. `on_done` is called after each search.
+pub fn solve_goals(
+    rules: RuleSet,
+    entries: &mut [BookEntry],
+    tb: Option<&alq_tablebase::Tablebase>,
+    eval: &EvalSpec,
+    goals: &[alq_solver::Goal],
+    budget: &alq_solver::Budget,
+    on_done: impl Fn() + Sync,
+) -> Result<Vec<Vec<alq_solver::Outcome>>, alq_solver::SolveError> {
+    use alq_solver::Outcome;
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
+    let positions: Vec<Position> = entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let per_goal = goals
+        .par_iter()
+        .map(|&goal| {
+            let mut solver = alq_solver::ThresholdSolver::new(tb, Some(eval.build()));
+            solver.set_rules(rules);
+            let mut outcomes = vec![Outcome::Unknown; positions.len()];
+            for &i in &order {
+                outcomes[i] = solver.solve(&positions[i], goal, budget, &mut |_| {})?.outcome;
+                on_done();
+            }
+            Ok(outcomes)
+        })
+        .collect::<Result<Vec<_>, alq_solver::SolveError>>()?;
+    let outcomes: Vec<Vec<Outcome>> = (0..entries.len()).map(|i| per_goal.iter().map(|o| o[i]).collect()).collect();
+    for (entry, (pos, found)) in entries.iter_mut().zip(positions.iter().zip(&outcomes)) {
+        if !entry.exact_value.is_empty() {
+            continue;
+        }
+        entry.exact_value = value_from_goals(pos.side_to_move(), goals, found).to_string();
+    }
+    Ok(outcomes)
+}
+
+/// The value, without distance and from `mover`'s view, that threshold
+/// outcomes decide: `win`, `loss`, `draw`, `≥ draw`, `≤ draw`, or "" when
+/// they decide nothing.
+pub fn value_from_goals(mover: alq_engine::Side, goals: &[alq_solver::Goal], outcomes: &[alq_solver::Outcome]) -> &'static str {
+    use alq_solver::{Goal, Outcome};
+    // The value lies in lo..=hi (-1 loss, 0 draw, 1 win); each settled goal
+    // narrows it.
+    let (mut lo, mut hi) = (-1i8, 1i8);
+    for (&goal, &outcome) in goals.iter().zip(outcomes) {
+        let holds = match outcome {
+            Outcome::Proven => true,
+            Outcome::Disproven => false,
+            Outcome::Unknown => continue,
+        };
+        let wins = matches!(goal, Goal::WhiteWins | Goal::BlackWins);
+        match (goal.side() == mover, wins, holds) {
+            (true, true, true) | (false, false, false) => lo = 1,
+            (true, false, false) | (false, true, true) => hi = -1,
+            (true, true, false) | (false, false, true) => hi = hi.min(0),
+            (true, false, true) | (false, true, false) => lo = lo.max(0),
+        }
+    }
+    match (lo, hi) {
+        (1, _) => "win",
+        (_, -1) => "loss",
+        (0, 0) => "draw",
+        (0, 1) => "≥ draw",
+        (-1, 0) => "≤ draw",
+        _ => "",
+    }
+}
+
 /// The book as CSV text.
 pub fn to_csv(entries: &[BookEntry]) -> String {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -113,4 +189,34 @@ pub fn to_csv(entries: &[BookEntry]) -> String {
         w.serialize(e).expect("book rows serialise");
     }
     String::from_utf8(w.into_inner().expect("writing to memory")).expect("utf-8")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_from_goals;
+    use alq_engine::Side;
+    use alq_solver::{Goal, Outcome};
+
+    #[test]
+    fn threshold_outcomes_bound_the_value() {
+        use Goal::*;
+        use Outcome::*;
+        let v = |mover, goals: &[Goal], outcomes: &[Outcome]| value_from_goals(mover, goals, outcomes);
+        // Both sides hold a draw.
+        assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Proven, Proven]), "draw");
+        // Black to move: White cannot hold a draw, so Black wins.
+        assert_eq!(v(Side::Black, &[WhiteDraws, BlackDraws], &[Disproven, Unknown]), "win");
+        assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Disproven, Unknown]), "loss");
+        // One side only.
+        assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Proven, Unknown]), "≥ draw");
+        assert_eq!(v(Side::Black, &[WhiteDraws, BlackDraws], &[Proven, Unknown]), "≤ draw");
+        // A win goal disproven bounds from above; with the draw it decides.
+        assert_eq!(v(Side::White, &[WhiteWins], &[Disproven]), "≤ draw");
+        assert_eq!(v(Side::White, &[WhiteWins, WhiteDraws], &[Disproven, Proven]), "draw");
+        assert_eq!(v(Side::Black, &[WhiteWins], &[Proven]), "loss");
+        assert_eq!(v(Side::White, &[BlackDraws], &[Disproven]), "win");
+        // Nothing settled.
+        assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Unknown, Unknown]), "");
+        assert_eq!(v(Side::White, &[], &[]), "");
+    }
 }
