@@ -15,7 +15,8 @@ use std::time::Duration;
 use clap::Args;
 
 use alq_engine::{
-    time_for_move, Evaluator, Game, GameConfig, Iteration, Limits, Position, RuleSet, SearchConfig, SearchResult, Searcher, Side,
+    time_for_move, Evaluator, Game, GameConfig, Iteration, Limits, Position, RuleSet, SearchConfig, SearchResult,
+    Searcher, Side,
 };
 use alq_selfplay::{EvalSpec, TablesSpec};
 
@@ -324,7 +325,10 @@ impl Engine {
             }
             "rules" => {
                 let rules: RuleSet = value.parse().map_err(|e| format!("option Rules: {e}"))?;
-                self.options.eval.check_rules(rules).map_err(|e| format!("option Rules: {e}; set Eval to hce or a {rules} network first"))?;
+                self.options
+                    .eval
+                    .check_rules(rules)
+                    .map_err(|e| format!("option Rules: {e}; set Eval to hce or a {rules} network first"))?;
                 if let Some(t) = &self.options.tables {
                     t.check_rules(rules).map_err(|e| format!("option Rules: {e}; clear Tablebases first"))?;
                 }
@@ -332,7 +336,11 @@ impl Engine {
                 self.searcher = None;
                 self.game = self.new_game();
             }
-            _ => return Err(format!("unknown option {name:?} (options: Hash, Threads, Eval, Tablebases, NoProgress, Rules)")),
+            _ => {
+                return Err(format!(
+                    "unknown option {name:?} (options: Hash, Threads, Eval, Tablebases, NoProgress, Rules)"
+                ))
+            }
         }
         Ok(())
     }
@@ -425,7 +433,8 @@ impl Engine {
     }
 
     fn build_searcher(&self) -> Box<BoxSearcher> {
-        let mut searcher = Box::new(Searcher::new(self.options.eval.build(), SearchConfig { hash_mb: self.options.hash_mb }));
+        let mut searcher =
+            Box::new(Searcher::new(self.options.eval.build(), SearchConfig { hash_mb: self.options.hash_mb }));
         searcher.set_threads(self.options.threads);
         searcher.set_tables(self.options.tables.as_ref().map(|t| Arc::clone(&t.tables)));
         searcher.set_stop_flag(Some(Arc::clone(&self.stop)));

@@ -8,7 +8,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_engine::{GameConfig, Limits};
-use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt, TimeControl};
+use alq_selfplay::{
+    openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt, TimeControl,
+};
 
 #[derive(Args)]
 pub struct MatchArgs {
@@ -106,7 +108,9 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     let rules = args.rules.get();
     let tables = crate::players::open_tables(args.tb.as_deref(), rules)?;
     let player = |spec: &str| -> anyhow::Result<PlayerSpec> {
-        Ok(PlayerSpec::parse_with_clock(spec, default_limits, clock)?.with_tables(tables.as_ref()).with_movetime(movetime))
+        Ok(PlayerSpec::parse_with_clock(spec, default_limits, clock)?
+            .with_tables(tables.as_ref())
+            .with_movetime(movetime))
     };
     let (a, b) = (player(&args.a)?, player(&args.b)?);
     if a.is_external() || b.is_external() {

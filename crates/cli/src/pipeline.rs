@@ -43,7 +43,9 @@ impl Bars {
     fn new(quiet: bool, generations: usize) -> Bars {
         let multi = MultiProgress::new();
         let top = if quiet { ProgressBar::hidden() } else { multi.add(ProgressBar::new(generations as u64 + 1)) };
-        top.set_style(ProgressStyle::with_template("[{elapsed_precise}] generation {pos}/{len} {msg}").expect("valid template"));
+        top.set_style(
+            ProgressStyle::with_template("[{elapsed_precise}] generation {pos}/{len} {msg}").expect("valid template"),
+        );
         Bars { multi, top, stage: std::sync::Mutex::new(ProgressBar::hidden()), quiet }
     }
 

@@ -56,11 +56,8 @@ const HELP: &str = "commands: a move (d3-c3, b2xb4xd4), moves, hint, undo, board
 
 pub fn play(args: PlayArgs) -> anyhow::Result<()> {
     let start = crate::parse_position(Some(&args.position))?;
-    let limits = Limits {
-        depth: args.depth,
-        nodes: args.nodes,
-        movetime: args.movetime.map(std::time::Duration::from_millis),
-    };
+    let limits =
+        Limits { depth: args.depth, nodes: args.nodes, movetime: args.movetime.map(std::time::Duration::from_millis) };
     let limits = if limits == Limits::default() { Limits::nodes(200_000) } else { limits };
     let rules = args.rules.get();
     let eval = parse_evaluator(&args.eval, rules)?;

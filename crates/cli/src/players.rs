@@ -28,7 +28,8 @@ pub fn open_tables(dir: Option<&std::path::Path>, rules: RuleSet) -> anyhow::Res
 /// another are refused.
 pub fn open_tablebase(dir: &std::path::Path, rules: Option<RuleSet>) -> anyhow::Result<alq_tablebase::Tablebase> {
     use anyhow::Context;
-    let tb = alq_tablebase::Tablebase::open(dir).with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
+    let tb = alq_tablebase::Tablebase::open(dir)
+        .with_context(|| format!("cannot open the tablebase in {}", dir.display()))?;
     if let Some(rules) = rules {
         tb.expect_rules(rules)?;
     }

@@ -9,7 +9,6 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_selfplay::{book, EvalSpec};
 
-
 #[derive(Args)]
 pub struct ReportArgs {
     /// Games files, or folders searched recursively for files named games.csv.
@@ -59,7 +58,10 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
     }
     let pool = crate::thread_pool(args.threads)?;
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
-    bar.set_style(ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos} games read ({per_sec})").expect("valid template"));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos} games read ({per_sec})")
+            .expect("valid template"),
+    );
     let started = std::time::Instant::now();
     let rules = args.rules.get();
     let collected = pool.install(|| alq_report::collect(&files, rules, args.depth, |n| bar.set_position(n)))?;
@@ -76,7 +78,12 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
             study.set_proofs(proofs);
         }
         if study.rules != rules {
-            bail!("the study in {} was played under the {} rules, not {rules} (pass --rules {})", dir.display(), study.rules, study.rules);
+            bail!(
+                "the study in {} was played under the {} rules, not {rules} (pass --rules {})",
+                dir.display(),
+                study.rules,
+                study.rules
+            );
         }
         report = report.with_study(study);
     }
@@ -204,7 +211,10 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
         let depth = args.depth as usize;
         entries.retain(|e| {
             e.plies == depth
-                && e.score.strip_prefix("cp ").and_then(|v| v.parse::<i64>().ok()).is_some_and(|v| v.unsigned_abs() <= cp as u64)
+                && e.score
+                    .strip_prefix("cp ")
+                    .and_then(|v| v.parse::<i64>().ok())
+                    .is_some_and(|v| v.unsigned_abs() <= cp as u64)
         });
         if entries.is_empty() {
             bail!("no position {depth} plies deep scores within ±{cp} cp");
@@ -309,7 +319,10 @@ fn solve_book(
     if args.solve_hash == 0 {
         bail!("--solve-hash must be at least 1 MiB");
     }
-    let budget = alq_solver::Budget { memory_bytes: args.solve_hash.saturating_mul(1 << 20), ..alq_solver::Budget::nodes(args.solve_nodes) };
+    let budget = alq_solver::Budget {
+        memory_bytes: args.solve_hash.saturating_mul(1 << 20),
+        ..alq_solver::Budget::nodes(args.solve_nodes)
+    };
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(entries.len() as u64) };
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] solving {bar:30} {pos}/{len} positions, eta {eta}")

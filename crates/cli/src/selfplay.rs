@@ -230,8 +230,10 @@ pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
             let pool = crate::thread_pool(threads)?;
             let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
             bar.set_style(
-                ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), eta {eta}")
-                    .expect("valid template"),
+                ProgressStyle::with_template(
+                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), eta {eta}",
+                )
+                .expect("valid template"),
             );
             let started = std::time::Instant::now();
             let summary = pool.install(|| {

@@ -194,7 +194,12 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
             if state.rules != rules {
                 bail!("{} holds proofs under the {} rules, not {rules}", file.display(), state.rules);
             }
-            eprintln!("resumed from {}: {} proven, {} expanded positions", file.display(), state.proven.len(), state.expanded.len());
+            eprintln!(
+                "resumed from {}: {} proven, {} expanded positions",
+                file.display(),
+                state.proven.len(),
+                state.expanded.len()
+            );
             solver.restore(state);
         }
     }
@@ -240,7 +245,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
 }
 
 /// `alq solve --goal`: threshold proofs, one line per goal at the end.
-fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Tablebase>, goals: &[Goal]) -> anyhow::Result<()> {
+fn run_goals(
+    args: &SolveArgs,
+    rules: RuleSet,
+    pos: &Position,
+    tb: Option<&Tablebase>,
+    goals: &[Goal],
+) -> anyhow::Result<()> {
     let eval = crate::players::parse_evaluator(&args.eval, rules)?;
     let mut solver = ThresholdSolver::new(tb, Some(eval));
     solver.set_rules(rules);
@@ -273,23 +284,26 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
     let mut outcomes = Vec::new();
     for &goal in goals {
         let quiet = args.quiet;
-        let (result, state) = solver.solve_resumable(pos, goal, &budget, resume.take(), &mut |p| {
-            if !quiet {
-                let n = |x: u32| if x == u32::MAX { "inf".to_string() } else { x.to_string() };
-                eprintln!(
-                    "round: {goal} nodes {} graph {} pn {} dn {} time {:.1} s",
-                    p.nodes,
-                    p.graph_nodes,
-                    n(p.proof_number),
-                    n(p.disproof_number),
-                    p.elapsed.as_secs_f64()
-                );
-            }
-        })
-        .map_err(|e| match (&args.resume, e) {
-            (Some(file), alq_solver::SolveError::StateMismatch(why)) => anyhow::anyhow!("{}: the saved search does not match: {why}", file.display()),
-            (_, e) => e.into(),
-        })?;
+        let (result, state) = solver
+            .solve_resumable(pos, goal, &budget, resume.take(), &mut |p| {
+                if !quiet {
+                    let n = |x: u32| if x == u32::MAX { "inf".to_string() } else { x.to_string() };
+                    eprintln!(
+                        "round: {goal} nodes {} graph {} pn {} dn {} time {:.1} s",
+                        p.nodes,
+                        p.graph_nodes,
+                        n(p.proof_number),
+                        n(p.disproof_number),
+                        p.elapsed.as_secs_f64()
+                    );
+                }
+            })
+            .map_err(|e| match (&args.resume, e) {
+                (Some(file), alq_solver::SolveError::StateMismatch(why)) => {
+                    anyhow::anyhow!("{}: the saved search does not match: {why}", file.display())
+                }
+                (_, e) => e.into(),
+            })?;
         if let Some(file) = &args.resume {
             match &state {
                 Some(state) => {
@@ -338,7 +352,9 @@ fn run_goals(args: &SolveArgs, rules: RuleSet, pos: &Position, tb: Option<&Table
         // Merge with the file as it is now (another run may have added to it).
         let mut store = solver.proven_store();
         if file.exists() {
-            store.merge(&alq_solver::ProvenStore::load(file)?).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+            store
+                .merge(&alq_solver::ProvenStore::load(file)?)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         }
         store.save(file)?;
         eprintln!("store {}: {} positions written", file.display(), store.entries.len());
@@ -471,7 +487,13 @@ fn split(args: &SolveArgs, rules: RuleSet, pos: &Position, plies: u32, tb: Optio
             let tmp = file.with_extension("tmp");
             std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
             std::fs::rename(&tmp, file).with_context(|| format!("writing {}", file.display()))?;
-            eprintln!("{} jobs ({} positions {plies} plies on, {} settled) written to {}", jobs.len(), layer.len(), layer.len() - jobs.len(), file.display());
+            eprintln!(
+                "{} jobs ({} positions {plies} plies on, {} settled) written to {}",
+                jobs.len(),
+                layer.len(),
+                layer.len() - jobs.len(),
+                file.display()
+            );
         }
         None => print!("{text}"),
     }
@@ -483,9 +505,15 @@ fn reachable(args: &SolveArgs, rules: RuleSet, pos: &Position) -> anyhow::Result
     println!("position {pos}");
     println!("pieces positions white-to-move ended seconds");
     let start = std::time::Instant::now();
-    let (layers, stopped) = alq_solver::reachable::count_reachable(pos, rules, args.min_pieces, args.hash.saturating_mul(1 << 20), &mut |l| {
-        println!("{} {} {} {} {:.1}", l.pieces, l.positions, l.white_to_move, l.ended, l.elapsed.as_secs_f64());
-    });
+    let (layers, stopped) = alq_solver::reachable::count_reachable(
+        pos,
+        rules,
+        args.min_pieces,
+        args.hash.saturating_mul(1 << 20),
+        &mut |l| {
+            println!("{} {} {} {} {:.1}", l.pieces, l.positions, l.white_to_move, l.ended, l.elapsed.as_secs_f64());
+        },
+    );
     let total: u64 = layers.iter().map(|l| l.positions).sum();
     println!(
         "total {total} positions in {} layers, {:.1} s, peak-rss {}",

@@ -75,7 +75,8 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     }
     config.rules = args.rules.or(config.rules);
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
-    let where_from = args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
+    let where_from =
+        args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
     let runs = config.runs().with_context(|| where_from.clone())?;
     // Read before the games are played, so a bad folder fails at once.
     let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, config.rules)).transpose()?;
@@ -91,7 +92,8 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     );
     let bar = multi.add(hidden(args.quiet));
     bar.set_style(
-        ProgressStyle::with_template("  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}").expect("valid template"),
+        ProgressStyle::with_template("  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}")
+            .expect("valid template"),
     );
     // Games finished in earlier runs of the study, for the overall bar.
     let before = Mutex::new(0u64);

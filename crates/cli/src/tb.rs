@@ -8,8 +8,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_tablebase::{
-    build, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase,
-    VerifyEvent,
+    build, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase, VerifyEvent,
 };
 
 #[derive(Subcommand)]
@@ -229,7 +228,11 @@ fn bench_cmd(args: BenchArgs) -> anyhow::Result<()> {
     }
     let covered = tb.wdl_max_pieces();
     let k = args.pieces.unwrap_or(covered);
-    anyhow::ensure!((2..=covered).contains(&k), "--pieces {k}: the tables in {} cover 2 to {covered} pieces", args.tb.display());
+    anyhow::ensure!(
+        (2..=covered).contains(&k),
+        "--pieces {k}: the tables in {} cover 2 to {covered} pieces",
+        args.tb.display()
+    );
     anyhow::ensure!(args.probes > 0, "--probes must be at least 1");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
     let forms: Vec<(u32, u32)> = (0..args.probes).map(|_| random_stored_form(&mut rng, k)).collect();
@@ -270,8 +273,15 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let tb = open(&args.tb, args.rules)?;
     let against = open(&args.against, args.rules)?;
-    anyhow::ensure!(tb.rules() == against.rules(), "{} and {} hold tables of different rules", args.tb.display(), args.against.display());
-    let leaves = against.coverage(Kind::Distance).with_context(|| format!("{} holds no distance tables", args.against.display()))?;
+    anyhow::ensure!(
+        tb.rules() == against.rules(),
+        "{} and {} hold tables of different rules",
+        args.tb.display(),
+        args.against.display()
+    );
+    let leaves = against
+        .coverage(Kind::Distance)
+        .with_context(|| format!("{} holds no distance tables", args.against.display()))?;
     let covered = tb.wdl_max_pieces();
     let kind = if tb.coverage(Kind::Wdl).is_some() { Kind::Wdl } else { Kind::Distance };
     let started = Instant::now();
@@ -288,7 +298,8 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
             })
         });
         b.finish_and_clear();
-        let compared = compared.with_context(|| format!("comparing {} with {}", args.tb.display(), args.against.display()))?;
+        let compared =
+            compared.with_context(|| format!("comparing {} with {}", args.tb.display(), args.against.display()))?;
         println!(
             "equal: {compared} {kind} entries up to {up_to} pieces equal the win/draw/loss of {} ({:.1} s)",
             args.against.display(),
@@ -297,30 +308,41 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
     }
     let pieces = if args.pieces.is_empty() { (leaves + 1..=covered).collect() } else { args.pieces.clone() };
     for &k in &pieces {
-        anyhow::ensure!(k > leaves && k <= covered, "--pieces {k}: must be above the {leaves} pieces of --against and at most the {covered} of --tb");
+        anyhow::ensure!(
+            k > leaves && k <= covered,
+            "--pieces {k}: must be above the {leaves} pieces of --against and at most the {covered} of --tb"
+        );
         let started = Instant::now();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut rng =
+            rand_chacha::ChaCha8Rng::seed_from_u64(args.seed ^ u64::from(k).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let (mut agree, mut unknown) = (0usize, 0usize);
         let b = bar(args.positions as u64, "positions");
         b.set_prefix(format!("{k} pieces"));
-        let budget = alq_solver::Budget { nodes: Some(args.nodes), time: None, memory_bytes: args.hash.saturating_mul(1 << 20) };
+        let budget =
+            alq_solver::Budget { nodes: Some(args.nodes), time: None, memory_bytes: args.hash.saturating_mul(1 << 20) };
         while agree < args.positions {
-            anyhow::ensure!(unknown <= 20 * args.positions, "{k} pieces: {unknown} positions not proven within --nodes {}; raise it", args.nodes);
-            let batch: Vec<(u32, u32)> = (0..(args.positions - agree).min(64)).map(|_| random_stored_form(&mut rng, k)).collect();
-            let results: Vec<anyhow::Result<Option<(alq_engine::Position, alq_tablebase::Wdl, alq_tablebase::Value)>>> = pool.install(|| {
-                batch
-                    .par_iter()
-                    .map(|&(us, them)| {
-                        let pos = alq_tablebase::denormalize(us, them);
-                        let mut solver = alq_solver::Solver::new(Some(&against));
-                        solver.set_rules(against.rules());
-                        let result = solver.solve(&pos, &budget)?;
-                        let alq_solver::Proof::Exact(value) = result.proof else { return Ok(None) };
-                        let (stored, _) = tb.probe_wdl(&pos)?;
-                        Ok(Some((pos, stored, value)))
-                    })
-                    .collect()
-            });
+            anyhow::ensure!(
+                unknown <= 20 * args.positions,
+                "{k} pieces: {unknown} positions not proven within --nodes {}; raise it",
+                args.nodes
+            );
+            let batch: Vec<(u32, u32)> =
+                (0..(args.positions - agree).min(64)).map(|_| random_stored_form(&mut rng, k)).collect();
+            let results: Vec<anyhow::Result<Option<(alq_engine::Position, alq_tablebase::Wdl, alq_tablebase::Value)>>> =
+                pool.install(|| {
+                    batch
+                        .par_iter()
+                        .map(|&(us, them)| {
+                            let pos = alq_tablebase::denormalize(us, them);
+                            let mut solver = alq_solver::Solver::new(Some(&against));
+                            solver.set_rules(against.rules());
+                            let result = solver.solve(&pos, &budget)?;
+                            let alq_solver::Proof::Exact(value) = result.proof else { return Ok(None) };
+                            let (stored, _) = tb.probe_wdl(&pos)?;
+                            Ok(Some((pos, stored, value)))
+                        })
+                        .collect()
+                });
             for r in results {
                 match r? {
                     None => unknown += 1,
@@ -330,7 +352,11 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
                     }
                     Some((pos, stored, value)) => {
                         b.finish_and_clear();
-                        anyhow::bail!("{pos}: {} says {stored}, the proof search over {} proves {value}", args.tb.display(), args.against.display());
+                        anyhow::bail!(
+                            "{pos}: {} says {stored}, the proof search over {} proves {value}",
+                            args.tb.display(),
+                            args.against.display()
+                        );
                     }
                 }
             }
@@ -354,7 +380,15 @@ fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let started = Instant::now();
     let report = pool
-        .install(|| alq_selfplay::accuracy::measure(&player, judge.tables.as_ref(), args.pieces, args.positions as usize, args.seed))
+        .install(|| {
+            alq_selfplay::accuracy::measure(
+                &player,
+                judge.tables.as_ref(),
+                args.pieces,
+                args.positions as usize,
+                args.seed,
+            )
+        })
         .map_err(anyhow::Error::msg)?;
     println!("{}", report.text());
     println!("time {:.1} s", started.elapsed().as_secs_f64());
@@ -371,7 +405,8 @@ fn gib(bytes: u64) -> String {
 
 fn bar(len: u64, unit: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
-    let template = format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} {{elapsed_precise}} (eta {{eta}}) {{msg}}");
+    let template =
+        format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} {{elapsed_precise}} (eta {{eta}}) {{msg}}");
     bar.set_style(ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> "));
     bar
 }
@@ -400,56 +435,64 @@ fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
     let total_disk: u64 = levels.iter().map(|l| l.disk_bytes).sum();
     let peak = levels.iter().map(|l| l.memory_bytes).max().unwrap_or(0);
     let total_secs: f64 = levels.iter().map(|l| l.seconds).sum();
-    eprintln!("{:>6} {:>16} {:>12} {:>12} {:>9.0}s", "all", levels.iter().map(|l| l.positions).sum::<u64>(), gib(peak), gib(total_disk), total_secs);
+    eprintln!(
+        "{:>6} {:>16} {:>12} {:>12} {:>9.0}s",
+        "all",
+        levels.iter().map(|l| l.positions).sum::<u64>(),
+        gib(peak),
+        gib(total_disk),
+        total_secs
+    );
     let options = BuildOptions { pieces: args.pieces, shard, rules: args.rules.get(), kind };
     let started = Instant::now();
     let mut current: Option<ProgressBar> = None;
     let mut finished = 0u64;
-    let outcome = pool.install(|| {
-        build(&args.out, &options, &mut |event| match event {
-            Event::StaleRemoved { files } => eprintln!("removed {files} temporary file(s) of an interrupted build"),
-            Event::LevelComplete { pieces } => eprintln!("level {pieces}: complete already"),
-            Event::LevelStart { pieces, units, mine, positions } => {
-                let b = bar(positions, "entries");
-                b.set_prefix(format!("level {pieces:>2} ({mine} of {units} units)"));
-                finished = 0;
-                current = Some(b);
-            }
-            Event::UnitStart { unit, .. } => {
-                if let Some(b) = &current {
-                    b.set_message(unit);
+    let outcome = pool
+        .install(|| {
+            build(&args.out, &options, &mut |event| match event {
+                Event::StaleRemoved { files } => eprintln!("removed {files} temporary file(s) of an interrupted build"),
+                Event::LevelComplete { pieces } => eprintln!("level {pieces}: complete already"),
+                Event::LevelStart { pieces, units, mine, positions } => {
+                    let b = bar(positions, "entries");
+                    b.set_prefix(format!("level {pieces:>2} ({mine} of {units} units)"));
+                    finished = 0;
+                    current = Some(b);
                 }
-            }
-            Event::Unit(Phase::Sweep { done, .. }) => {
-                if let Some(b) = &current {
-                    b.set_position(finished + done);
-                }
-            }
-            Event::Unit(Phase::Settled { distance }) => {
-                if let Some(b) = &current {
-                    b.set_message(format!("distance {distance}"));
-                }
-            }
-            Event::UnitDone { unit, positions, seconds, passes } => {
-                finished += positions;
-                let line = format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s");
-                match &current {
-                    Some(b) if !b.is_hidden() => {
-                        b.set_position(finished);
-                        b.println(line);
+                Event::UnitStart { unit, .. } => {
+                    if let Some(b) = &current {
+                        b.set_message(unit);
                     }
-                    _ => eprintln!("{line}"),
                 }
-            }
-            Event::LevelDone { pieces, seconds } => {
-                if let Some(b) = current.take() {
-                    b.finish_and_clear();
+                Event::Unit(Phase::Sweep { done, .. }) => {
+                    if let Some(b) = &current {
+                        b.set_position(finished + done);
+                    }
                 }
-                eprintln!("level {pieces}: done in {seconds:.1} s");
-            }
+                Event::Unit(Phase::Settled { distance }) => {
+                    if let Some(b) = &current {
+                        b.set_message(format!("distance {distance}"));
+                    }
+                }
+                Event::UnitDone { unit, positions, seconds, passes } => {
+                    finished += positions;
+                    let line = format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s");
+                    match &current {
+                        Some(b) if !b.is_hidden() => {
+                            b.set_position(finished);
+                            b.println(line);
+                        }
+                        _ => eprintln!("{line}"),
+                    }
+                }
+                Event::LevelDone { pieces, seconds } => {
+                    if let Some(b) = current.take() {
+                        b.finish_and_clear();
+                    }
+                    eprintln!("level {pieces}: done in {seconds:.1} s");
+                }
+            })
         })
-    })
-    .with_context(|| format!("building the tablebase in {}", args.out.display()))?;
+        .with_context(|| format!("building the tablebase in {}", args.out.display()))?;
     match outcome {
         Outcome::Complete => println!(
             "complete: up to {} pieces in {} ({kind} tables, {:.1} s)",
@@ -508,10 +551,13 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
         .map(|d| Material::up_to(d).into_iter().map(|m| (m, Kind::Distance)).collect::<Vec<_>>())
         .unwrap_or_default()
         .into_iter()
-        .chain(wdl.map(|w| {
-            let from = distance.map_or(0, |d| d + 1);
-            (from..=w).flat_map(Material::with_pieces).map(|m| (m, Kind::Wdl)).collect::<Vec<_>>()
-        }).unwrap_or_default());
+        .chain(
+            wdl.map(|w| {
+                let from = distance.map_or(0, |d| d + 1);
+                (from..=w).flat_map(Material::with_pieces).map(|m| (m, Kind::Wdl)).collect::<Vec<_>>()
+            })
+            .unwrap_or_default(),
+        );
     for (material, kind) in classes {
         let s = pool.install(|| class_stats(&tb, material, kind))?;
         let (longest, example) = match &s.longest_win {
@@ -519,7 +565,10 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
             None if kind == Kind::Wdl => ("(wdl)".to_string(), String::new()),
             None => ("-".to_string(), String::new()),
         };
-        println!("| {} | {} | {} | {} | {} | {longest} | {example} |", s.material, s.positions, s.wins, s.draws, s.losses);
+        println!(
+            "| {} | {} | {} | {} | {} | {longest} | {example} |",
+            s.material, s.positions, s.wins, s.draws, s.losses
+        );
         for (t, x) in total.iter_mut().zip([s.positions, s.wins, s.draws, s.losses]) {
             *t += x;
         }

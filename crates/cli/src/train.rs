@@ -46,8 +46,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
     bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}",
+        )
+        .expect("valid template"),
     );
     let mut train_samples = 0;
     let summary = pool.install(|| {
@@ -55,7 +57,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             Event::Counted { train_samples: t, validation_samples: v, exact_samples: x } => {
                 train_samples = t;
                 let exact = if x > 0 {
-                    format!("; {x} ({:.1} %) with exact targets from the tables", 100.0 * x as f64 / (t + v).max(1) as f64)
+                    format!(
+                        "; {x} ({:.1} %) with exact targets from the tables",
+                        100.0 * x as f64 / (t + v).max(1) as f64
+                    )
                 } else {
                     String::new()
                 };
@@ -70,9 +75,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                 bar.set_position(samples);
                 bar.set_message(format!("loss {loss:.5}"));
             }
-            Event::Widened { from, to } => {
-                bar.println(format!("widened the init network's hidden layers from {from:?} to {to:?} (it computes the same)"))
-            }
+            Event::Widened { from, to } => bar.println(format!(
+                "widened the init network's hidden layers from {from:?} to {to:?} (it computes the same)"
+            )),
             Event::EpochEnd(m) => bar.println(format!(
                 "epoch {}: train loss {:.5}, validation loss {:.5}, lr {:.2e}, {:.0} samples/s",
                 m.epoch, m.train_loss, m.validation_loss, m.learning_rate, m.samples_per_second

@@ -78,7 +78,11 @@ fn analyze_prints_iterations_then_bestmove() {
         assert!(line.starts_with(&format!("info depth {} score ", i + 1)), "{line}");
         assert!(line.contains(" nodes ") && line.contains(" nps ") && line.contains(" time ") && line.contains(" pv "));
     }
-    assert!(["bestmove b2-c3", "bestmove c2-c3", "bestmove d2-c3", "bestmove d3-c3"].contains(&lines[4]), "{}", lines[4]);
+    assert!(
+        ["bestmove b2-c3", "bestmove c2-c3", "bestmove d2-c3", "bestmove d3-c3"].contains(&lines[4]),
+        "{}",
+        lines[4]
+    );
     let lost = alq(&["analyze", "--depth", "3", "--position", "W.W.W/...../...../...../BBBBB w"]);
     assert_eq!(stdout(&lost), "bestmove none\n");
     // A forced win is reported as such.
@@ -92,7 +96,20 @@ fn analyze_prints_iterations_then_bestmove() {
 fn match_writes_json() {
     let dir = tmp_dir("match");
     let json = dir.join("m.json");
-    let out = alq(&["match", "--a", "hce@nodes=300", "--b", "random", "--games", "8", "--openings", "3", "--quiet", "--out", json.to_str().unwrap()]);
+    let out = alq(&[
+        "match",
+        "--a",
+        "hce@nodes=300",
+        "--b",
+        "random",
+        "--games",
+        "8",
+        "--openings",
+        "3",
+        "--quiet",
+        "--out",
+        json.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     for key in ["wins", "draws", "losses", "elo", "elo_ci95", "games", "pentanomial"] {
@@ -103,9 +120,14 @@ fn match_writes_json() {
     assert!(!String::from_utf8_lossy(&out.stderr).contains("repeated opening"));
     // 6 pairs over the 5 positions 2 plies deep: the match plays, and says
     // that its interval counts repeated games.
-    let out = alq(&["match", "--a", "hce@nodes=50", "--b", "hce@nodes=60", "--games", "12", "--openings", "2", "--quiet"]);
+    let out =
+        alq(&["match", "--a", "hce@nodes=50", "--b", "hce@nodes=60", "--games", "12", "--openings", "2", "--quiet"]);
     assert!(out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("6 pairs over 5 openings"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("6 pairs over 5 openings"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(alq(&["match", "--a", "hce", "--b", "nobody", "--games", "2"]).status.code(), Some(2));
     assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--games", "3"]).status.code(), Some(2));
     assert_eq!(alq(&["match", "--a", "hce", "--b", "random", "--sprt", "5,1"]).status.code(), Some(2));
@@ -115,7 +137,18 @@ fn match_writes_json() {
 fn selfplay_records_and_stats() {
     let dir = tmp_dir("selfplay");
     let out = dir.join("run");
-    let run = alq(&["selfplay", "--config", "../../configs/selfplay.toml", "--out", out.to_str().unwrap(), "--games", "6", "--nodes", "200", "--quiet"]);
+    let run = alq(&[
+        "selfplay",
+        "--config",
+        "../../configs/selfplay.toml",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--quiet",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     assert!(out.join("run.toml").exists());
     let stats = stdout(&alq(&["records", "stats", out.join("games.csv").to_str().unwrap()]));
@@ -141,7 +174,8 @@ fn selfplay_records_and_stats() {
     let games = out.join("games.csv");
     let rescored = dir.join("rescored.csv");
     let rescore = |extra: &[&str]| {
-        let mut args = vec!["records", "rescore", games.to_str().unwrap(), "--out", rescored.to_str().unwrap(), "--quiet"];
+        let mut args =
+            vec!["records", "rescore", games.to_str().unwrap(), "--out", rescored.to_str().unwrap(), "--quiet"];
         args.extend_from_slice(extra);
         alq(&args)
     };
@@ -157,7 +191,11 @@ fn selfplay_records_and_stats() {
     ] {
         let bad = rescore(extra);
         assert_eq!(bad.status.code(), Some(2), "{extra:?}");
-        assert!(String::from_utf8_lossy(&bad.stderr).contains(says), "{extra:?}: {}", String::from_utf8_lossy(&bad.stderr));
+        assert!(
+            String::from_utf8_lossy(&bad.stderr).contains(says),
+            "{extra:?}: {}",
+            String::from_utf8_lossy(&bad.stderr)
+        );
     }
 }
 
@@ -167,7 +205,15 @@ fn play_takes_moves_and_saves_finished_games() {
     let dir = tmp_dir("play");
     let save = dir.join("games.csv");
     let mut child = Command::new(env!("CARGO_BIN_EXE_alq"))
-        .args(["play", "--depth", "2", "--position", "...../...../...../...B./..W.. w", "--save", save.to_str().unwrap()])
+        .args([
+            "play",
+            "--depth",
+            "2",
+            "--position",
+            "...../...../...../...B./..W.. w",
+            "--save",
+            save.to_str().unwrap(),
+        ])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -189,7 +235,15 @@ fn report_and_openings_write_their_files() {
     let run = alq(&["report", "--games", "../report/tests/data", "--out", out.to_str().unwrap(), "--quiet"]);
     assert_eq!(run.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&run.stderr).contains("no games files"));
-    let run = alq(&["report", "--games", "../report/tests/data/selfplay.csv", "../report/tests/data/match.csv", "--out", out.to_str().unwrap(), "--quiet"]);
+    let run = alq(&[
+        "report",
+        "--games",
+        "../report/tests/data/selfplay.csv",
+        "../report/tests/data/match.csv",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let text = stdout(&run);
     assert!(text.starts_with("from_start games 0 ") && text.contains("\nrandomised games 40 "), "{text}");
@@ -204,7 +258,18 @@ fn report_and_openings_write_their_files() {
     // The start, then 4, 5 and 6 distinct positions after 1, 2 and 3 plies.
     assert_eq!(text.lines().count(), 1 + 1 + 4 + 5 + 6, "{text}");
     assert!(text.starts_with("line,plies,position,score,best_move,exact_value\n"));
-    let m = alq(&["match", "--a", "hce@nodes=200", "--b", "random", "--games", "4", "--book", book.to_str().unwrap(), "--quiet"]);
+    let m = alq(&[
+        "match",
+        "--a",
+        "hce@nodes=200",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--book",
+        book.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
     assert_eq!(alq(&["report", "--games", "no-such-file.csv", "--out", out.to_str().unwrap()]).status.code(), Some(2));
 }
@@ -223,27 +288,42 @@ fn pipeline_runs_resumes_and_protects_its_folder() {
     let out = dir.join("run");
     let run = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    for file in ["pipeline.toml", "summary.json", "summary.md", "gen-000/games.csv", "gen-001/games.csv",
-                 "gen-001/candidate.alqnet", "gen-001/match.json", "gen-001/elo.json", "gen-001/metrics.csv",
-                 "gen-000/start/games.csv", "gen-001/start/games.csv", "report/report.html"] {
+    for file in [
+        "pipeline.toml",
+        "summary.json",
+        "summary.md",
+        "gen-000/games.csv",
+        "gen-001/games.csv",
+        "gen-001/candidate.alqnet",
+        "gen-001/match.json",
+        "gen-001/elo.json",
+        "gen-001/metrics.csv",
+        "gen-000/start/games.csv",
+        "gen-001/start/games.csv",
+        "report/report.html",
+    ] {
         assert!(out.join(file).exists(), "{file}");
     }
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     assert_eq!(summary.as_array().unwrap().len(), 2);
     assert!(summary[1]["promoted"].is_boolean());
     assert!(summary[1]["elo_vs_gen0_ci95"].is_array());
     // Each generation's best player from the standard start: White / draw / Black.
     for g in 0..2 {
         let start = &summary[g]["start"];
-        let sum = ["white_wins", "draws", "black_wins", "unfinished"].iter().map(|k| start[k].as_u64().unwrap()).sum::<u64>();
+        let sum =
+            ["white_wins", "draws", "black_wins", "unfinished"].iter().map(|k| start[k].as_u64().unwrap()).sum::<u64>();
         assert_eq!(sum, 6, "{start}");
     }
     assert!(std::fs::read_to_string(out.join("summary.md")).unwrap().contains("White / draw / Black"));
-    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("report/summary.json")).unwrap()).unwrap();
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report/summary.json")).unwrap()).unwrap();
     assert_eq!(report["from_start"]["games"], 12, "the start games are the report's games from the start");
     let before = std::fs::read(out.join("gen-001/games.csv")).unwrap();
     // Resuming a finished run changes nothing; without --resume it is refused.
-    let again = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
+    let again =
+        alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
     assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
     assert_eq!(std::fs::read(out.join("gen-001/games.csv")).unwrap(), before);
     let refused = alq(&["pipeline", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
@@ -265,7 +345,8 @@ fn network_evaluators_are_used_and_bad_files_refused() {
     let out = alq(&["analyze", "--depth", "3", "--eval", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("magic"), "{}", String::from_utf8_lossy(&out.stderr));
-    let out = alq(&["match", "--a", "nn@nodes=200", "--b", "hce@nodes=200", "--games", "4", "--openings", "2", "--quiet"]);
+    let out =
+        alq(&["match", "--a", "nn@nodes=200", "--b", "hce@nodes=200", "--games", "4", "--openings", "2", "--quiet"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).starts_with("match nn:"), "{}", stdout(&out));
 }
@@ -286,11 +367,21 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     let text = stdout(&run);
     assert!(text.lines().nth(1).is_some_and(|l| l.starts_with("1 random 10 ")), "{text}");
     assert!(text.contains("\n3 hce@nodes=100 6 "), "{text}");
-    for name in ["study.toml", "study.json", "study.csv", "study.svg", "study.html", "study.md",
-                 "rung-01-random/games.csv", "rung-03-hce-100/games.csv", "rung-03-hce-100/first-d3-c3/games.csv"] {
+    for name in [
+        "study.toml",
+        "study.json",
+        "study.csv",
+        "study.svg",
+        "study.html",
+        "study.md",
+        "rung-01-random/games.csv",
+        "rung-03-hce-100/games.csv",
+        "rung-03-hce-100/first-d3-c3/games.csv",
+    ] {
         assert!(out.join(name).exists(), "{name}");
     }
-    let study: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
     let rungs = study["rungs"].as_array().unwrap();
     assert_eq!(rungs.len(), 3);
     assert_eq!(rungs[2]["from_first_move"].as_array().unwrap().len(), 4);
@@ -301,17 +392,28 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
     let before = std::fs::read(out.join("study.json")).unwrap();
-    let again = alq(&["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
+    let again =
+        alq(&["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--resume", "--quiet"]);
     assert!(again.status.success());
     assert_eq!(std::fs::read(out.join("study.json")).unwrap(), before);
 
     // The report of the study's games, with its curve.
     let report = dir.join("report");
-    let run = alq(&["report", "--games", out.to_str().unwrap(), "--study", out.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    let run = alq(&[
+        "report",
+        "--games",
+        out.to_str().unwrap(),
+        "--study",
+        out.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let html = std::fs::read_to_string(report.join("report.html")).unwrap();
     assert!(html.contains("White's advantage by playing strength") && report.join("strength.svg").exists());
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     // Games from the start (every rung's own) apart from those with a fixed first move.
     assert_eq!(summary["from_start"]["games"], 10 + 6 + 6);
     assert_eq!(summary["randomised"]["games"], 3 * 4 * 2);
@@ -319,16 +421,35 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
 
     // With the shipped proofs: the start's and the first moves' proven values.
     let proofs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs");
-    let run = alq(&["report", "--games", out.to_str().unwrap(), "--study", out.to_str().unwrap(), "--proofs",
-                    proofs.to_str().unwrap(), "--out", report.to_str().unwrap(), "--quiet"]);
+    let run = alq(&[
+        "report",
+        "--games",
+        out.to_str().unwrap(),
+        "--study",
+        out.to_str().unwrap(),
+        "--proofs",
+        proofs.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--quiet",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let html = std::fs::read_to_string(report.join("report.html")).unwrap();
     assert!(html.contains("Exact value of the start position: White holds at least a draw (proof)."), "start value");
     assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements");
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     let d2c3 = summary["first_moves"].as_array().unwrap().iter().find(|m| m["first_move"] == "d2-c3").unwrap();
     assert_eq!(d2c3["exact_value"], "Black wins (proof)");
-    let bad = alq(&["report", "--games", out.to_str().unwrap(), "--proofs", dir.join("none").to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    let bad = alq(&[
+        "report",
+        "--games",
+        out.to_str().unwrap(),
+        "--proofs",
+        dir.join("none").to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("proofs folder"));
 
@@ -337,7 +458,15 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     let bad = alq(&["study", "--config", config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("gamez"));
-    let bad = alq(&["report", "--games", out.to_str().unwrap(), "--study", dir.to_str().unwrap(), "--out", report.to_str().unwrap()]);
+    let bad = alq(&[
+        "report",
+        "--games",
+        out.to_str().unwrap(),
+        "--study",
+        dir.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+    ]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("study.json"));
 }
@@ -364,15 +493,34 @@ fn rules_flag_plays_classic_and_refuses_mixing_rule_sets() {
 
     let dir = tmp_dir("classic");
     let out = dir.join("run");
-    let run = alq(&["selfplay", "--rules", "classic", "--out", out.to_str().unwrap(), "--games", "4", "--nodes", "100", "--quiet"]);
+    let run = alq(&[
+        "selfplay",
+        "--rules",
+        "classic",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        "4",
+        "--nodes",
+        "100",
+        "--quiet",
+    ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let games = out.join("games.csv");
-    let refused = alq(&["report", "--games", games.to_str().unwrap(), "--out", dir.join("r1").to_str().unwrap(), "--quiet"]);
+    let refused =
+        alq(&["report", "--games", games.to_str().unwrap(), "--out", dir.join("r1").to_str().unwrap(), "--quiet"]);
     assert_eq!(refused.status.code(), Some(2));
     let message = String::from_utf8_lossy(&refused.stderr);
     assert!(message.contains("classic") && message.contains("--rules classic"), "{message}");
     let report = alq(&[
-        "report", "--rules", "classic", "--games", games.to_str().unwrap(), "--out", dir.join("r2").to_str().unwrap(), "--quiet",
+        "report",
+        "--rules",
+        "classic",
+        "--games",
+        games.to_str().unwrap(),
+        "--out",
+        dir.join("r2").to_str().unwrap(),
+        "--quiet",
     ]);
     assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
 }

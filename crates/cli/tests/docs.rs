@@ -47,7 +47,11 @@ fn every_relative_link_in_the_docs_resolves() {
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         for target in links(&text) {
-            if target.is_empty() || target.starts_with("http") || target.starts_with('#') || target.starts_with("mailto:") {
+            if target.is_empty()
+                || target.starts_with("http")
+                || target.starts_with('#')
+                || target.starts_with("mailto:")
+            {
                 continue;
             }
             let path = target.split('#').next().unwrap();
@@ -68,7 +72,11 @@ fn nothing_points_outside_the_repository() {
     markdown_files(&root, &mut files);
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(!text.contains("../shared") && !text.contains("shared/RULES.md"), "{} points at ../shared", file.display());
+        assert!(
+            !text.contains("../shared") && !text.contains("shared/RULES.md"),
+            "{} points at ../shared",
+            file.display()
+        );
     }
     assert!(root.join("docs/RULES.md").exists());
 }

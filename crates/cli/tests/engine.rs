@@ -93,7 +93,10 @@ fn engine_speaks_the_protocol_and_survives_bad_input() {
     let lines = s.until("bestmove");
     assert_eq!(lines.last().unwrap(), "bestmove b3xd3", "the only reply: {lines:?}");
     let depth5 = &lines[lines.len() - 2];
-    assert!(depth5.starts_with("info depth 5 score cp ") && depth5.contains(" nodes ") && depth5.contains(" pv b3xd3"), "{depth5}");
+    assert!(
+        depth5.starts_with("info depth 5 score cp ") && depth5.contains(" nodes ") && depth5.contains(" pv b3xd3"),
+        "{depth5}"
+    );
     // `stop` ends an infinite search at once, with a legal move.
     s.send("position startpos");
     s.send("go infinite");
@@ -102,7 +105,10 @@ fn engine_speaks_the_protocol_and_survives_bad_input() {
     s.send("stop");
     let best = s.until("bestmove").pop().unwrap();
     assert!(stopped.elapsed() < Duration::from_secs(2), "stop took {:?}", stopped.elapsed());
-    assert!(["bestmove b2-c3", "bestmove c2-c3", "bestmove d2-c3", "bestmove d3-c3"].contains(&best.as_str()), "{best}");
+    assert!(
+        ["bestmove b2-c3", "bestmove c2-c3", "bestmove d2-c3", "bestmove d3-c3"].contains(&best.as_str()),
+        "{best}"
+    );
     // The engine keeps to its clock: 300 ms left is not lost.
     s.send("go wtime 300 btime 300 winc 0 binc 0");
     let started = Instant::now();
@@ -142,7 +148,22 @@ fn the_example_bot_plays_greedy_and_its_games_replay() {
     }
     let dir = tmp_dir("bot");
     let games = dir.join("games.csv");
-    let out = alq(&["match", "--a", &bot(), "--b", "greedy", "--games", "4", "--tc", "20+0.2", "--threads", "2", "--quiet", "--save-games", games.to_str().unwrap()]);
+    let out = alq(&[
+        "match",
+        "--a",
+        &bot(),
+        "--b",
+        "greedy",
+        "--games",
+        "4",
+        "--tc",
+        "20+0.2",
+        "--threads",
+        "2",
+        "--quiet",
+        "--save-games",
+        games.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let report = text(&out);
     assert!(report.contains("games 4 "), "{report}");
@@ -172,7 +193,22 @@ fn engines_that_fail_forfeit_and_the_match_goes_on() {
     ] {
         let games = dir.join(format!("{}.csv", why.replace(' ', "-")));
         let _ = std::fs::remove_file(&games);
-        let out = alq(&["match", "--a", "greedy", "--b", &spec, "--games", "2", "--movetime", "100", "--time-margin", "200", "--quiet", "--save-games", games.to_str().unwrap()]);
+        let out = alq(&[
+            "match",
+            "--a",
+            "greedy",
+            "--b",
+            &spec,
+            "--games",
+            "2",
+            "--movetime",
+            "100",
+            "--time-margin",
+            "200",
+            "--quiet",
+            "--save-games",
+            games.to_str().unwrap(),
+        ]);
         assert!(out.status.success(), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
         let report = text(&out);
         assert!(report.contains("wins 2 draws 0 losses 0"), "{spec}: {report}");

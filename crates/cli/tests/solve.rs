@@ -130,7 +130,8 @@ fn the_store_is_written_read_by_the_next_run_and_damage_is_named() {
     // A store made under the classic rules is refused under BrainKing's, by
     // name, whether read and written, read only, or merged.
     std::fs::remove_file(&file).unwrap();
-    let classic = alq(&["solve", "--rules", "classic", "--position", pos, "--goal", "white-draws", "--store", f, "--quiet"]);
+    let classic =
+        alq(&["solve", "--rules", "classic", "--position", pos, "--goal", "white-draws", "--store", f, "--quiet"]);
     assert!(classic.status.success(), "{}", String::from_utf8_lossy(&classic.stderr));
     let other = dir.join("other.store");
     for args in [
@@ -187,7 +188,19 @@ fn resume_file_is_written_and_continues_the_proof() {
 fn openings_solve_fills_exact_values_and_report_reads_them() {
     let dir = fresh_dir("cli-openings-solve");
     let book = dir.join("book.csv");
-    let out = alq(&["openings", "--depth", "1", "--nodes", "200", "--solve", "--solve-nodes", "2000", "--quiet", "--out", book.to_str().unwrap()]);
+    let out = alq(&[
+        "openings",
+        "--depth",
+        "1",
+        "--nodes",
+        "200",
+        "--solve",
+        "--solve-nodes",
+        "2000",
+        "--quiet",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&book).unwrap();
     assert!(text.starts_with("line,plies,position,score,best_move,exact_value\n"), "{text}");
@@ -205,7 +218,21 @@ fn openings_solve_goals_prints_a_table_per_ply_and_goal() {
     let dir = fresh_dir("cli-openings-goals");
     let book = dir.join("book.csv");
     let b = book.to_str().unwrap();
-    let out = alq(&["openings", "--depth", "1", "--nodes", "200", "--solve", "--solve-nodes", "500", "--solve-goal", "white-draws,black-draws", "--quiet", "--out", b]);
+    let out = alq(&[
+        "openings",
+        "--depth",
+        "1",
+        "--nodes",
+        "200",
+        "--solve",
+        "--solve-nodes",
+        "500",
+        "--solve-goal",
+        "white-draws,black-draws",
+        "--quiet",
+        "--out",
+        b,
+    ]);
     let err = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{err}");
     assert!(err.contains("| ply | positions | white-draws | black-draws | value known |"), "{err}");
@@ -232,8 +259,10 @@ fn report_fills_exact_values_from_a_book() {
     let line = csv.lines().nth(1).and_then(|l| l.split(',').next()).expect("an opening line").to_string();
     // A book that knows the value of that line (what `openings --solve` writes).
     let book = dir.join("book.csv");
-    std::fs::write(&book, format!("line,plies,position,score,best_move,exact_value\n{line},1,x,cp 0,,loss 40\n")).unwrap();
-    let run = alq(&["report", "--games", games, "--book", book.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
+    std::fs::write(&book, format!("line,plies,position,score,best_move,exact_value\n{line},1,x,cp 0,,loss 40\n"))
+        .unwrap();
+    let run =
+        alq(&["report", "--games", games, "--book", book.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let csv = std::fs::read_to_string(out.join("openings.csv")).unwrap();
     let row = csv.lines().find(|l| l.starts_with(&format!("{line},"))).unwrap();
@@ -299,7 +328,8 @@ fn split_jobs_are_solved_into_stores_that_merge_and_settle_the_root() {
         let (job, moves) = line.split_once('\t').unwrap();
         assert_eq!(moves.split_whitespace().count(), 2, "{line}");
         let store = dir.join(format!("job-{i}.store"));
-        let out = alq(&["solve", "--position", job, "--goal", "white-draws", "--store", store.to_str().unwrap(), "--quiet"]);
+        let out =
+            alq(&["solve", "--position", job, "--goal", "white-draws", "--store", store.to_str().unwrap(), "--quiet"]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         stores.push(store.to_str().unwrap().to_string());
     }
@@ -312,10 +342,21 @@ fn split_jobs_are_solved_into_stores_that_merge_and_settle_the_root() {
     // The root, with the merged store read only: the same answer as alone,
     // from fewer expansions; the store is not written.
     let before = std::fs::read(&shared).unwrap();
-    let with = alq(&["solve", "--position", pos, "--goal", "white-draws", "--read-store", shared.to_str().unwrap(), "--quiet"]);
+    let with = alq(&[
+        "solve",
+        "--position",
+        pos,
+        "--goal",
+        "white-draws",
+        "--read-store",
+        shared.to_str().unwrap(),
+        "--quiet",
+    ]);
     let alone = alq(&["solve", "--position", pos, "--goal", "white-draws", "--quiet"]);
     assert_eq!(stdout(&with).lines().last(), stdout(&alone).lines().last());
-    let nodes = |o: &Output| stdout(o).lines().find(|l| l.starts_with("nodes ")).unwrap().split(' ').nth(1).unwrap().parse::<u64>().unwrap();
+    let nodes = |o: &Output| {
+        stdout(o).lines().find(|l| l.starts_with("nodes ")).unwrap().split(' ').nth(1).unwrap().parse::<u64>().unwrap()
+    };
     assert!(nodes(&with) <= nodes(&alone), "{} > {}", nodes(&with), nodes(&alone));
     assert_eq!(std::fs::read(&shared).unwrap(), before);
     // A damaged store in a merge: exit 2, nothing written.

@@ -121,7 +121,20 @@ fn analyze_with_tables_prints_the_exact_value_and_accuracy_measures_players() {
     // own tables cover the positions and tables that do not.
     let json = dir.join("accuracy.json");
     let run = |player: &str| {
-        alq(&["tb", "accuracy", "--tb", tb, "--pieces", "5", "--positions", "60", "--player", player, "--out", json.to_str().unwrap()])
+        alq(&[
+            "tb",
+            "accuracy",
+            "--tb",
+            tb,
+            "--pieces",
+            "5",
+            "--positions",
+            "60",
+            "--player",
+            player,
+            "--out",
+            json.to_str().unwrap(),
+        ])
     };
     let out = run("hce@depth=1");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -160,12 +173,16 @@ fn crosscheck_compares_entries_and_proves_random_positions() {
     let _ = std::fs::remove_dir_all(&wdl);
     let out = alq(&["tb", "build", "--pieces", "6", "--kind", "wdl", "--out", wdl.to_str().unwrap()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let args = ["tb", "crosscheck", "--tb", wdl.to_str().unwrap(), "--against", small.to_str().unwrap(), "--positions", "60"];
+    let args =
+        ["tb", "crosscheck", "--tb", wdl.to_str().unwrap(), "--against", small.to_str().unwrap(), "--positions", "60"];
     let out = alq(&args);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     assert!(text.starts_with("equal: 128011 wdl entries up to 4 pieces"), "{text}");
-    assert!(text.contains("agree: 60 random 5-piece positions") && text.contains("agree: 60 random 6-piece positions"), "{text}");
+    assert!(
+        text.contains("agree: 60 random 5-piece positions") && text.contains("agree: 60 random 6-piece positions"),
+        "{text}"
+    );
     // A wrong value in a 5-piece wdl table: flip every code of one byte
     // from win to loss or back; some random position meets it, or the
     // checksum refuses the file first. Either way: exit 2, the file named.
@@ -178,12 +195,32 @@ fn crosscheck_compares_entries_and_proves_random_positions() {
     let sum = alq_tablebase::checksum(&[&bytes[..40], &bytes[48..n]]);
     bytes[40..48].copy_from_slice(&sum.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();
-    let out = alq(&["tb", "crosscheck", "--tb", wdl.to_str().unwrap(), "--against", small.to_str().unwrap(), "--positions", "200", "--pieces", "5"]);
+    let out = alq(&[
+        "tb",
+        "crosscheck",
+        "--tb",
+        wdl.to_str().unwrap(),
+        "--against",
+        small.to_str().unwrap(),
+        "--positions",
+        "200",
+        "--pieces",
+        "5",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("proof search") && err.contains("proves"), "{err}");
     // Bad arguments name the problem.
-    let out = alq(&["tb", "crosscheck", "--tb", wdl.to_str().unwrap(), "--against", small.to_str().unwrap(), "--pieces", "3"]);
+    let out = alq(&[
+        "tb",
+        "crosscheck",
+        "--tb",
+        wdl.to_str().unwrap(),
+        "--against",
+        small.to_str().unwrap(),
+        "--pieces",
+        "3",
+    ]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--pieces 3"));
 }
@@ -196,7 +233,10 @@ fn bench_probes_from_memory_and_from_disk_alike() {
     let tb = dir.to_str().unwrap();
     let tally = |text: &str| text.split_once("(wins").map(|(_, t)| t.to_string()).expect("a tally");
     let memory = stdout(&alq(&["tb", "bench", "--tb", tb, "--probes", "5000"]));
-    assert!(memory.starts_with("5000 probes of random 4-piece positions from memory, distance tables (≤ 4 pieces)"), "{memory}");
+    assert!(
+        memory.starts_with("5000 probes of random 4-piece positions from memory, distance tables (≤ 4 pieces)"),
+        "{memory}"
+    );
     let disk = stdout(&alq(&["tb", "bench", "--tb", tb, "--probes", "5000", "--disk"]));
     assert!(disk.contains("from disk"), "{disk}");
     assert_eq!(tally(&memory), tally(&disk));

@@ -3,11 +3,8 @@
 use alq_engine::{perft, MoveList, Position, BRAINKING_RULES};
 use criterion::{criterion_group, criterion_main, Criterion};
 
-const POSITIONS: [&str; 3] = [
-    "BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w",
-    "BBBBB/BB.BB/W..WW/W..WW/WWBWW b",
-    "BB.../BBB.B/B.B../WWW.W/W.W.W b",
-];
+const POSITIONS: [&str; 3] =
+    ["BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", "BBBBB/BB.BB/W..WW/W..WW/WWBWW b", "BB.../BBB.B/B.B../WWW.W/W.W.W b"];
 
 fn bench(c: &mut Criterion) {
     let positions: Vec<Position> = POSITIONS.iter().map(|t| t.parse().expect("valid position")).collect();

@@ -213,7 +213,6 @@ impl Hce {
     }
 }
 
-
 impl Evaluator for Hce {
     fn evaluate(&mut self, pos: &Position) -> i32 {
         let rules = self.rules.rules();

@@ -37,9 +37,6 @@ mod zobrist;
 
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
-pub use search::{time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, TB_WIN};
-pub use tables::{EndgameTables, Exact, Wdl};
-pub use tt::{Bound, TranspositionTable};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{
@@ -49,4 +46,9 @@ pub use nn::{
 pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};
 pub use rules::{Jump, JumpList, RuleSet, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES, CLASSIC, CLASSIC_RULES};
+pub use search::{
+    time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, TB_WIN,
+};
+pub use tables::{EndgameTables, Exact, Wdl};
+pub use tt::{Bound, TranspositionTable};
 pub use types::{Bitboard, BitboardIter, Point, Side};

@@ -75,9 +75,7 @@ impl Move {
     /// The landing points of the canonical path, in order (empty for a simple move).
     pub fn landings(self) -> impl Iterator<Item = Point> {
         let path = self.path;
-        (0..self.jumps()).map(move |i| {
-            Point::from_index_unchecked(((path >> (5 * (MAX_JUMPS - 1 - i))) & 31) as u8)
-        })
+        (0..self.jumps()).map(move |i| Point::from_index_unchecked(((path >> (5 * (MAX_JUMPS - 1 - i))) & 31) as u8))
     }
 
     /// The move mirrored left-right (file a <-> e). The mirrored path is a legal

@@ -174,11 +174,13 @@ impl Network {
         }
         let len = r.u32("description length")? as usize;
         if len > 4096 {
-            return Err(NetworkError::Architecture { description: String::new(), problem: format!("{len} bytes long") });
+            return Err(NetworkError::Architecture {
+                description: String::new(),
+                problem: format!("{len} bytes long"),
+            });
         }
-        let description = String::from_utf8(r.take(len, "description")?.to_vec()).map_err(|_| {
-            NetworkError::Architecture { description: String::new(), problem: "not UTF-8".to_string() }
-        })?;
+        let description = String::from_utf8(r.take(len, "description")?.to_vec())
+            .map_err(|_| NetworkError::Architecture { description: String::new(), problem: "not UTF-8".to_string() })?;
         let found = r.u64("architecture hash")?;
         let expected = fnv1a64(description.as_bytes());
         if found != expected {
@@ -379,7 +381,10 @@ mod kernels {
 }
 
 fn parse_description(description: &str) -> Result<(Vec<usize>, RuleSet), NetworkError> {
-    let bad = |problem: &str| NetworkError::Architecture { description: description.to_string(), problem: problem.to_string() };
+    let bad = |problem: &str| NetworkError::Architecture {
+        description: description.to_string(),
+        problem: problem.to_string(),
+    };
     let mut inputs = None;
     let mut layers = None;
     let mut rules = RuleSet::BrainKing;

@@ -372,8 +372,7 @@ impl<const DEDUP: bool> CaptureSearch<'_, DEDUP> {
             }
         }
         if !extended && jumps > 0 {
-            let duplicate =
-                DEDUP && self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
+            let duplicate = DEDUP && self.list[self.first..].iter().any(|m| m.to() == at && m.captured() == captured);
             if !duplicate {
                 self.list.push(Move::capture(self.origin, at, captured, path));
             }

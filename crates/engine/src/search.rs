@@ -464,7 +464,8 @@ impl<E: Evaluator> Searcher<E> {
         let reversible = game.quiet_plies() as usize;
         let positions = game.positions();
         self.path.clear();
-        self.path.extend(positions[positions.len() - 1 - reversible.min(positions.len() - 1)..].iter().map(|p| p.hash()));
+        self.path
+            .extend(positions[positions.len() - 1 - reversible.min(positions.len() - 1)..].iter().map(|p| p.hash()));
         self.eval.reset(&root);
     }
 
@@ -511,7 +512,14 @@ impl<E: Evaluator> Searcher<E> {
                 pv: pv.clone(),
                 tb_hits: self.tb_hits,
             };
-            on_iteration(&Iteration { depth, score, nodes: result.nodes, elapsed: result.elapsed, pv, tb_hits: self.tb_hits });
+            on_iteration(&Iteration {
+                depth,
+                score,
+                nodes: result.nodes,
+                elapsed: result.elapsed,
+                pv,
+                tb_hits: self.tb_hits,
+            });
             if let Score::Win(p) | Score::Loss(p) = score {
                 // A proven result found at a depth beyond its length is final.
                 if depth > p {

@@ -29,7 +29,9 @@ impl MoveKey {
     }
 
     pub fn matches(self, mv: Move) -> bool {
-        self.from as usize == mv.from().index() && self.to as usize == mv.to().index() && Bitboard(self.captured) == mv.captured()
+        self.from as usize == mv.from().index()
+            && self.to as usize == mv.to().index()
+            && Bitboard(self.captured) == mv.captured()
     }
 }
 
@@ -133,7 +135,11 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let want = (megabytes.max(1) * 1024 * 1024) / std::mem::size_of::<Entry>();
         let size = (want.max(1024) + 1).next_power_of_two() / 2;
-        TranspositionTable { slots: (0..size).map(|_| Slot::default()).collect(), mask: size - 1, generation: AtomicU8::new(0) }
+        TranspositionTable {
+            slots: (0..size).map(|_| Slot::default()).collect(),
+            mask: size - 1,
+            generation: AtomicU8::new(0),
+        }
     }
 
     /// Number of entries.
@@ -234,7 +240,10 @@ mod tests {
         slot.save(&e);
         let d = slot.load();
         assert_eq!((d.key, d.best, d.has_move, d.score, d.depth), (e.key, e.best, e.has_move, e.score, e.depth));
-        assert_eq!((d.bound, d.generation, d.np_budget, d.cap_budget), (e.bound, e.generation, e.np_budget, e.cap_budget));
+        assert_eq!(
+            (d.bound, d.generation, d.np_budget, d.cap_budget),
+            (e.bound, e.generation, e.np_budget, e.cap_budget)
+        );
         // A slot torn by another thread's write reads as another key.
         slot.data.store(slot.data.load(Ordering::Relaxed) ^ 1, Ordering::Relaxed);
         assert_ne!(slot.load().key, e.key);

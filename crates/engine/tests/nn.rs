@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use alq_engine::{
-    features, Evaluator, Game, GameConfig, Limits, Network, NetworkError, NnEvaluator, Position, SearchConfig, Searcher,
-    Side, INPUTS,
+    features, Evaluator, Game, GameConfig, Limits, Network, NetworkError, NnEvaluator, Position, SearchConfig,
+    Searcher, Side, INPUTS,
 };
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -39,9 +39,10 @@ fn position_errors_name_the_problem() {
     let cases: [(&str, fn(&PositionError) -> bool); 7] = [
         ("BBBBB/BBBBB/BB.WW/WWWWW w", |e| matches!(e, PositionError::RankCount { found: 4, .. })),
         ("BBBBB/BBBB/BB.WW/WWWWW/WWWWW w", |e| matches!(e, PositionError::RankLength { rank: 4, found: 4, .. })),
-        ("BBBBB/BBBBB/BB.WX/WWWWW/WWWWW w", |e| {
-            matches!(e, PositionError::UnknownCharacter { found: 'X', point, .. } if point == "e3")
-        }),
+        (
+            "BBBBB/BBBBB/BB.WX/WWWWW/WWWWW w",
+            |e| matches!(e, PositionError::UnknownCharacter { found: 'X', point, .. } if point == "e3"),
+        ),
         ("BBBBB/BBBBB/BB.WW/WWWWW/WWWWW", |e| matches!(e, PositionError::MissingSide { .. })),
         ("BBBBB/BBBBB/BB.WW/WWWWW/WWWWW x", |e| matches!(e, PositionError::BadSide { .. })),
         ("BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w b", |e| matches!(e, PositionError::BadSide { .. })),
@@ -89,7 +90,8 @@ fn third_repetition_draws_and_undo_restores() {
 #[test]
 fn no_progress_counts_only_sideways_moves() {
     let start: Position = "B...B/...../...../...../W...W w".parse().unwrap();
-    let mut game = Game::new(start, GameConfig { no_progress_limit: Some(3), max_plies: None, ..GameConfig::default() });
+    let mut game =
+        Game::new(start, GameConfig { no_progress_limit: Some(3), max_plies: None, ..GameConfig::default() });
     game.play_text("a1-b1").unwrap();
     game.play_text("a5-b5").unwrap();
     assert_eq!(game.quiet_plies(), 2);
@@ -105,7 +107,10 @@ fn no_progress_counts_only_sideways_moves() {
 
 #[test]
 fn ply_cap_draws_after_the_other_rules() {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(2), ..GameConfig::default() });
+    let mut game = Game::new(
+        Position::start(),
+        GameConfig { no_progress_limit: Some(60), max_plies: Some(2), ..GameConfig::default() },
+    );
     game.play_text("d3-c3").unwrap();
     assert!(!game.is_over());
     game.play_text("b3xd3").unwrap();

@@ -58,19 +58,35 @@ impl Reference {
     }
 
     fn forward(&self) -> i32 {
-        if self.white_to_move { 1 } else { -1 }
+        if self.white_to_move {
+            1
+        } else {
+            -1
+        }
     }
 
     fn last_rank(&self) -> i32 {
-        if self.white_to_move { 4 } else { 0 }
+        if self.white_to_move {
+            4
+        } else {
+            0
+        }
     }
 
     fn mine(&self) -> Cell {
-        if self.white_to_move { Cell::White } else { Cell::Black }
+        if self.white_to_move {
+            Cell::White
+        } else {
+            Cell::Black
+        }
     }
 
     fn theirs(&self) -> Cell {
-        if self.white_to_move { Cell::Black } else { Cell::White }
+        if self.white_to_move {
+            Cell::Black
+        } else {
+            Cell::White
+        }
     }
 
     /// Moving directions of a piece on rank r: forward, diagonally forward,

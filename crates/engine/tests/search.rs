@@ -337,7 +337,9 @@ fn time_for_move_spends_a_share_and_never_the_whole_clock() {
     let ms = Duration::from_millis;
     // 10 s + 0.1 s: a thirtieth plus three quarters of the increment, less 20 ms.
     assert_eq!(time_for_move(ms(10_000), ms(100), None).as_millis(), 333 + 75 - 20);
-    for (left, inc, to_go) in [(ms(50), ms(0), None), (ms(1_000), ms(5_000), None), (ms(3_000), ms(0), Some(1)), (ms(0), ms(0), None)] {
+    for (left, inc, to_go) in
+        [(ms(50), ms(0), None), (ms(1_000), ms(5_000), None), (ms(3_000), ms(0), Some(1)), (ms(0), ms(0), None)]
+    {
         let t = time_for_move(left, inc, to_go);
         assert!(t >= ms(1), "{t:?}");
         assert!(t <= left.max(ms(1)) * 4 / 5 + ms(1), "{left:?} {inc:?} {to_go:?}: {t:?}");

@@ -21,7 +21,12 @@ fn read_blocks() -> Vec<Block> {
         }
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "id" => blocks.push(Block { id: rest.to_string(), position: String::new(), moves: Vec::new(), perft: Vec::new() }),
+            "id" => blocks.push(Block {
+                id: rest.to_string(),
+                position: String::new(),
+                moves: Vec::new(),
+                perft: Vec::new(),
+            }),
             "position" => blocks.last_mut().expect("id first").position = rest.to_string(),
             "moves" => blocks.last_mut().expect("id first").moves = rest.split_whitespace().map(String::from).collect(),
             "perft" => {

@@ -21,8 +21,8 @@ use thiserror::Error;
 use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_records::write_atomic;
 use alq_selfplay::{
-    run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec, RescoreConfig,
-    SelfplayConfig, Shard, Sprt, SprtDecision,
+    run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec,
+    RescoreConfig, SelfplayConfig, Shard, Sprt, SprtDecision,
 };
 use alq_train::{train, Event, TrainConfig};
 
@@ -371,7 +371,6 @@ pub struct StartResult {
     pub white_score_ci95: [f64; 2],
 }
 
-
 impl PipelineConfig {
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
@@ -384,7 +383,10 @@ impl PipelineConfig {
         }
         for (key, rules) in [("selfplay.rules", self.selfplay.rules), ("train.rules", self.train.rules)] {
             if rules != self.rules && rules != RuleSet::BrainKing {
-                return Err(format!("{key} is {rules} but the run's rules are {}: set `rules` at the top only", self.rules));
+                return Err(format!(
+                    "{key} is {rules} but the run's rules are {}: set `rules` at the top only",
+                    self.rules
+                ));
             }
         }
         Ok(())
@@ -425,7 +427,9 @@ fn measure_from_start(
     };
     on_event(PipelineEvent::Stage { stage: Stage::FromStart, total: stage.games, unit: "games" });
     let out = dir.join("start");
-    run_selfplay(&config, &out, Shard::WHOLE, true, |d| on_event(PipelineEvent::Progress { done: d.done, note: String::new() }))?;
+    run_selfplay(&config, &out, Shard::WHOLE, true, |d| {
+        on_event(PipelineEvent::Progress { done: d.done, note: String::new() })
+    })?;
     let c = alq_report::collect(&[out.join("games.csv")], rules, 1, |_| {})?.searched.total;
     Ok(StartResult {
         player: config.player_spec()?.to_string(),
@@ -572,7 +576,8 @@ pub fn run_pipeline(
             // must suit [train] (it may be narrower: it is then widened).
             if config.warm_start && first_candidate_due {
                 let from_start = TrainConfig { init: start.to_string(), ..config.train.clone() };
-                alq_train::initial_network(&from_start).map_err(|e| bad(format!("with warm_start, [train] hidden: {e}")))?;
+                alq_train::initial_network(&from_start)
+                    .map_err(|e| bad(format!("with warm_start, [train] hidden: {e}")))?;
             }
             Some(PathBuf::from(start))
         }
@@ -631,7 +636,15 @@ pub fn run_pipeline(
                 read_json(&match_path)?
             } else {
                 let best_spec = best.as_ref().map_or("hce".to_string(), |p| p.display().to_string());
-                let r = play_stage(config.rules, &config.gate, &candidate_spec, &best_spec, 1000 + g as u64, Stage::Gating, &on_event)?;
+                let r = play_stage(
+                    config.rules,
+                    &config.gate,
+                    &candidate_spec,
+                    &best_spec,
+                    1000 + g as u64,
+                    Stage::Gating,
+                    &on_event,
+                )?;
                 write_json(&match_path, &r)?;
                 r
             };
@@ -643,17 +656,27 @@ pub fn run_pipeline(
             if promoted {
                 best = Some(candidate.clone());
                 let best_path = out.join("best.alqnet");
-                write_atomic(&best_path, &std::fs::read(&candidate).map_err(io(&candidate))?).map_err(io(&best_path))?;
+                write_atomic(&best_path, &std::fs::read(&candidate).map_err(io(&candidate))?)
+                    .map_err(io(&best_path))?;
             }
 
             // Strength against the fixed anchors.
             for (i, anchor) in config.anchors.iter().enumerate() {
-                let elo_path = if anchor == "hce" { dir.join("elo.json") } else { dir.join(format!("elo-{}.json", slug(anchor))) };
+                let elo_path =
+                    if anchor == "hce" { dir.join("elo.json") } else { dir.join(format!("elo-{}.json", slug(anchor))) };
                 let eval: StageResult = if elo_path.exists() {
                     read_json(&elo_path)?
                 } else {
                     let seed = 2000 + g as u64 + 100 * i as u64;
-                    let r = play_stage(config.rules, &config.evaluation, &candidate_spec, anchor, seed, Stage::Evaluating, &on_event)?;
+                    let r = play_stage(
+                        config.rules,
+                        &config.evaluation,
+                        &candidate_spec,
+                        anchor,
+                        seed,
+                        Stage::Evaluating,
+                        &on_event,
+                    )?;
                     write_json(&elo_path, &r)?;
                     r
                 };
@@ -667,9 +690,12 @@ pub fn run_pipeline(
 
         // Self-play with the best player.
         let player = best.as_ref().map_or("hce".to_string(), |p| p.display().to_string());
-        let sc = SelfplayConfig { player: player.clone(), seed: config.selfplay.seed + g as u64, ..config.selfplay.clone() };
+        let sc =
+            SelfplayConfig { player: player.clone(), seed: config.selfplay.seed + g as u64, ..config.selfplay.clone() };
         on_event(PipelineEvent::Stage { stage: Stage::Selfplay, total: sc.games, unit: "games" });
-        run_selfplay(&sc, &dir, Shard::WHOLE, true, |d| on_event(PipelineEvent::Progress { done: d.done, note: String::new() }))?;
+        run_selfplay(&sc, &dir, Shard::WHOLE, true, |d| {
+            on_event(PipelineEvent::Progress { done: d.done, note: String::new() })
+        })?;
         row.selfplay_player = sc.player_spec()?.to_string();
         row.games = sc.games;
         if config.rescore.nodes > 0 {
@@ -700,11 +726,13 @@ pub fn run_pipeline(
         if !config.accuracy.tablebase.trim().is_empty() {
             let a = &config.accuracy;
             on_event(PipelineEvent::Stage { stage: Stage::Accuracy, total: a.positions, unit: "positions" });
-            let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim()).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
+            let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim())
+                .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             judge.check_rules(config.rules).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             let spec = PlayerSpec::parse(&player, Limits::nodes(a.nodes.max(1)))?;
-            let report = alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, a.seed)
-                .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
+            let report =
+                alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, a.seed)
+                    .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             row.accuracy = Some(report);
         }
         summary.push(row.clone());
@@ -749,7 +777,9 @@ fn train_candidate(
     train(&tc, &data, &train_dir, train_dir.join("config.toml").exists(), |e| match e {
         Event::Counted { train_samples, .. } => total = train_samples,
         Event::EpochStart { epoch, epochs } => on_event(PipelineEvent::Epoch { epoch, epochs, samples: total }),
-        Event::Batch { samples, loss } => on_event(PipelineEvent::Progress { done: samples, note: format!("loss {loss:.5}") }),
+        Event::Batch { samples, loss } => {
+            on_event(PipelineEvent::Progress { done: samples, note: format!("loss {loss:.5}") })
+        }
         Event::EpochEnd(_) | Event::Widened { .. } => {}
     })?;
     let copy = |from: PathBuf, to: PathBuf| std::fs::copy(&from, &to).map(|_| ()).map_err(io(&to));

@@ -55,11 +55,21 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
         ],
         "one evaluation per anchor (hce, nn)"
     );
-    for file in ["pipeline.toml", "summary.json", "summary.md", "elo.svg", "gen-001/candidate.alqnet", "gen-001/match.json",
-                 "gen-001/elo.json", "gen-001/elo-nn.json", "report/report.html"] {
+    for file in [
+        "pipeline.toml",
+        "summary.json",
+        "summary.md",
+        "elo.svg",
+        "gen-001/candidate.alqnet",
+        "gen-001/match.json",
+        "gen-001/elo.json",
+        "gen-001/elo-nn.json",
+        "report/report.html",
+    ] {
         assert!(out.join(file).exists(), "{file}");
     }
-    let summary: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let anchors = summary[1]["elo_vs_anchors"].as_array().unwrap();
     assert_eq!(anchors.iter().map(|a| a["anchor"].as_str().unwrap()).collect::<Vec<_>>(), ["hce", "nn"]);
     assert_eq!(summary[1]["elo_vs_gen0"], anchors[0]["elo"]);
@@ -95,7 +105,16 @@ fn rescored_games_are_what_candidates_train_on() {
     use Stage::*;
     assert_eq!(
         seen,
-        [(0, Selfplay), (0, Rescoring), (1, Training), (1, Gating), (1, Evaluating), (1, Selfplay), (1, Rescoring), (1, Report)]
+        [
+            (0, Selfplay),
+            (0, Rescoring),
+            (1, Training),
+            (1, Gating),
+            (1, Evaluating),
+            (1, Selfplay),
+            (1, Rescoring),
+            (1, Report)
+        ]
     );
     let rescored = out.join("gen-000/rescored.csv");
     let (before, _) = alq_records::read_all(&[out.join("gen-000/games.csv")], false).unwrap();
@@ -104,7 +123,8 @@ fn rescored_games_are_what_candidates_train_on() {
     assert!(before.iter().zip(&after).any(|(b, a)| b.scores != a.scores), "some scores are deeper ones");
     let train_config = std::fs::read_to_string(out.join("gen-001/train/config.toml")).unwrap();
     assert!(train_config.contains("rescored.csv") && !train_config.contains("games.csv"), "{train_config}");
-    let candidate = alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
+    let candidate =
+        alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
     assert!(candidate.is_wdl());
 
     let broken = PipelineConfig { rescore: alq_pipeline::RescoreStage { nodes: 100, fraction: 0.0 }, ..tiny() };
@@ -182,7 +202,8 @@ fn a_run_can_start_from_a_network() {
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let id = alq_engine::Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap().id();
     assert!(summary[0]["selfplay_player"].as_str().unwrap().contains(&id), "{}", summary[0]);
-    let candidate = alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
+    let candidate =
+        alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();
     assert_eq!(candidate.hidden(), vec![96, 24]);
 
     // A start network the candidates cannot train from is refused before any game.

@@ -104,11 +104,11 @@ impl RecordReader {
             Ok(true) => {
                 let line = row.position().map_or(0, |p| p.line());
                 let headers = self.reader.headers().ok().cloned();
-                Some(
-                    row.deserialize::<GameRecord>(headers.as_ref())
-                        .map(|r| (line, r))
-                        .map_err(|e| RecordError::Bad { file: self.file.clone(), line, problem: e.to_string() }),
-                )
+                Some(row.deserialize::<GameRecord>(headers.as_ref()).map(|r| (line, r)).map_err(|e| RecordError::Bad {
+                    file: self.file.clone(),
+                    line,
+                    problem: e.to_string(),
+                }))
             }
         }
     }
@@ -189,12 +189,15 @@ impl RecordWriter {
         if !empty {
             // Rows are written in the current column order: appending to a
             // file of another format would misalign them.
-            let mut reader = csv::ReaderBuilder::new().has_headers(true).from_path(path).map_err(|e| RecordError::Bad {
+            let mut reader = csv::ReaderBuilder::new()
+                .has_headers(true)
+                .from_path(path)
+                .map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;
+            let header = reader.headers().map_err(|e| RecordError::Bad {
                 file: path.to_path_buf(),
                 line: 1,
                 problem: e.to_string(),
             })?;
-            let header = reader.headers().map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;
             if !header.iter().eq(COLUMNS.iter().copied()) {
                 return Err(RecordError::Bad {
                     file: path.to_path_buf(),
@@ -208,7 +211,11 @@ impl RecordWriter {
         }
         let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(file);
         if empty {
-            writer.write_record(COLUMNS).map_err(|e| RecordError::Bad { file: path.to_path_buf(), line: 1, problem: e.to_string() })?;
+            writer.write_record(COLUMNS).map_err(|e| RecordError::Bad {
+                file: path.to_path_buf(),
+                line: 1,
+                problem: e.to_string(),
+            })?;
             writer.flush().map_err(io)?;
         }
         Ok(RecordWriter { file: path.to_path_buf(), writer })
@@ -216,9 +223,11 @@ impl RecordWriter {
 
     /// Appends one game and flushes it to the operating system.
     pub fn write(&mut self, record: &GameRecord) -> Result<(), RecordError> {
-        self.writer
-            .serialize(record)
-            .map_err(|e| RecordError::Bad { file: self.file.clone(), line: 0, problem: e.to_string() })?;
+        self.writer.serialize(record).map_err(|e| RecordError::Bad {
+            file: self.file.clone(),
+            line: 0,
+            problem: e.to_string(),
+        })?;
         self.writer.flush().map_err(|error| RecordError::Io { file: self.file.clone(), error })
     }
 

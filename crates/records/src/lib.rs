@@ -48,6 +48,8 @@ mod samples;
 mod stats;
 
 pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
-pub use record::{format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION};
+pub use record::{
+    format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION,
+};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

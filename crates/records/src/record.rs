@@ -66,7 +66,9 @@ impl std::str::FromStr for OpeningPart {
     /// Reads what `Display` writes: `book:K`, `random:K`, `softmax:K@T`,
     /// `near_best:K@CP`.
     fn from_str(text: &str) -> Result<OpeningPart, String> {
-        let bad = |why: &str| format!("opening part {text:?}: {why} (expected book:K, random:K, softmax:K@T or near_best:K@CP)");
+        let bad = |why: &str| {
+            format!("opening part {text:?}: {why} (expected book:K, random:K, softmax:K@T or near_best:K@CP)")
+        };
         let (kind, rest) = text.split_once(':').ok_or_else(|| bad("no ':'"))?;
         let (plies, param) = match rest.split_once('@') {
             Some((p, x)) => (p, Some(x)),
@@ -84,9 +86,10 @@ impl std::str::FromStr for OpeningPart {
                 }
                 Ok(OpeningPart::Softmax { plies, temperature })
             }
-            ("near_best", Some(cp)) => {
-                Ok(OpeningPart::NearBest { plies, cp: cp.parse().map_err(|_| bad("the margin is not a whole number"))? })
-            }
+            ("near_best", Some(cp)) => Ok(OpeningPart::NearBest {
+                plies,
+                cp: cp.parse().map_err(|_| bad("the margin is not a whole number"))?,
+            }),
             _ => Err(bad("unknown kind or parameter")),
         }
     }
@@ -265,7 +268,10 @@ impl GameRecord {
         };
         let sum: u32 = parts.iter().map(|p| p.plies()).sum();
         if sum != self.opening_plies {
-            return Err(format!("opening {:?} counts {sum} plies but opening_plies is {}", self.opening, self.opening_plies));
+            return Err(format!(
+                "opening {:?} counts {sum} plies but opening_plies is {}",
+                self.opening, self.opening_plies
+            ));
         }
         Ok(parts.into_iter().filter(|p| p.plies() > 0).collect())
     }
@@ -309,7 +315,10 @@ impl GameRecord {
     /// `plies`, `opening_plies` and `scores` agree with it.
     pub fn replay(&self) -> Result<ReplayedGame, String> {
         if !(1..=FORMAT_VERSION).contains(&self.format) {
-            return Err(format!("format {} is not supported (this program reads formats 1 to {FORMAT_VERSION})", self.format));
+            return Err(format!(
+                "format {} is not supported (this program reads formats 1 to {FORMAT_VERSION})",
+                self.format
+            ));
         }
         if self.format < 3 && (self.tb_ply.is_some() || !self.tb_value.is_empty()) {
             return Err(format!("format {} has no tb_ply or tb_value", self.format));
@@ -337,12 +346,19 @@ impl GameRecord {
         self.opening_parts()?;
         let forfeit = if self.termination == FORFEIT {
             if let Some(outcome) = game.outcome() {
-                return Err(format!("a forfeit after the game ended ({} {})", outcome.result_text(), outcome.termination));
+                return Err(format!(
+                    "a forfeit after the game ended ({} {})",
+                    outcome.result_text(),
+                    outcome.termination
+                ));
             }
             let loser = game.position().side_to_move();
             let expected = GameRecord { result: String::new(), ..self.clone() }.with_forfeit(loser).result;
             if self.result != expected {
-                return Err(format!("result {} of a forfeit: {loser} was to move, so the result is {expected}", self.result));
+                return Err(format!(
+                    "result {} of a forfeit: {loser} was to move, so the result is {expected}",
+                    self.result
+                ));
             }
             Some(loser)
         } else {
@@ -352,7 +368,9 @@ impl GameRecord {
         if outcome.is_none() && forfeit.is_none() {
             return Err("the game is not over after its last move".to_string());
         }
-        if let Some(outcome) = outcome.filter(|o| o.result_text() != self.result || o.termination.name() != self.termination) {
+        if let Some(outcome) =
+            outcome.filter(|o| o.result_text() != self.result || o.termination.name() != self.termination)
+        {
             return Err(format!(
                 "result {} {} does not follow from the final position, which gives {} {}",
                 self.result,

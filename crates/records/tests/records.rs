@@ -16,7 +16,10 @@ fn tmp(name: &str) -> PathBuf {
 
 /// A finished game from seeded pseudo-random moves.
 fn random_game(seed: u64, max_plies: u32) -> (Game, Vec<Option<Score>>) {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(20), max_plies: Some(max_plies), ..GameConfig::default() });
+    let mut game = Game::new(
+        Position::start(),
+        GameConfig { no_progress_limit: Some(20), max_plies: Some(max_plies), ..GameConfig::default() },
+    );
     let mut state = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
     let mut scores = Vec::new();
     while !game.is_over() {
@@ -178,10 +181,22 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
     v2.write_record(&v2_columns).unwrap();
     let p = &plain;
     let fields = [
-        p.id.to_string(), p.seed.to_string(), p.rules.clone(), p.start.clone(), p.white.clone(), p.black.clone(),
-        p.result.clone(), p.termination.clone(), p.plies.to_string(), p.opening_plies.to_string(), p.opening.clone(),
-        p.moves.clone(), p.scores.replace('d', "0"), p.no_progress.map(|v| v.to_string()).unwrap_or_default(),
-        p.max_plies.map(|v| v.to_string()).unwrap_or_default(), "2".to_string(),
+        p.id.to_string(),
+        p.seed.to_string(),
+        p.rules.clone(),
+        p.start.clone(),
+        p.white.clone(),
+        p.black.clone(),
+        p.result.clone(),
+        p.termination.clone(),
+        p.plies.to_string(),
+        p.opening_plies.to_string(),
+        p.opening.clone(),
+        p.moves.clone(),
+        p.scores.replace('d', "0"),
+        p.no_progress.map(|v| v.to_string()).unwrap_or_default(),
+        p.max_plies.map(|v| v.to_string()).unwrap_or_default(),
+        "2".to_string(),
     ];
     v2.write_record(&fields).unwrap();
     let old = tmp("format2.csv");
@@ -194,7 +209,10 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
 
 #[test]
 fn forfeits_replay_only_as_a_loss_of_the_side_to_move() {
-    let mut game = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(400), ..GameConfig::default() });
+    let mut game = Game::new(
+        Position::start(),
+        GameConfig { no_progress_limit: Some(60), max_plies: Some(400), ..GameConfig::default() },
+    );
     game.play_text("d3-c3").unwrap();
     // Black is to move and forfeits: White wins.
     let record = GameRecord::from_game(0, 1, "a", "b", &game, 0, &[None]).with_forfeit(alq_engine::Side::Black);
@@ -207,7 +225,10 @@ fn forfeits_replay_only_as_a_loss_of_the_side_to_move() {
     let wrong = GameRecord { result: "0-1".to_string(), ..record.clone() };
     assert!(wrong.replay().unwrap_err().contains("forfeit"));
     // A game the rules ended cannot be forfeited afterwards.
-    let mut over = Game::new(Position::start(), GameConfig { no_progress_limit: Some(60), max_plies: Some(1), ..GameConfig::default() });
+    let mut over = Game::new(
+        Position::start(),
+        GameConfig { no_progress_limit: Some(60), max_plies: Some(1), ..GameConfig::default() },
+    );
     over.play_text("d3-c3").unwrap();
     let late = GameRecord::from_game(0, 1, "a", "b", &over, 0, &[None]).with_forfeit(alq_engine::Side::Black);
     assert!(late.replay().is_err());
@@ -236,10 +257,12 @@ fn records_keep_their_rule_set() {
     assert_eq!(record.rules, "classic");
     let path = tmp("classic.csv");
     RecordWriter::append(&path).unwrap().write(&record).unwrap();
-    let read: Vec<_> = RecordReader::open(&path).unwrap().expecting(RuleSet::Classic).collect::<Result<_, _>>().unwrap();
+    let read: Vec<_> =
+        RecordReader::open(&path).unwrap().expecting(RuleSet::Classic).collect::<Result<_, _>>().unwrap();
     assert_eq!(read[0].game.moves(), game.moves());
     assert_eq!(read[0].game.rules(), RuleSet::Classic);
-    let err = RecordReader::open(&path).unwrap().expecting(RuleSet::BrainKing).find_map(|r| r.err()).unwrap().to_string();
+    let err =
+        RecordReader::open(&path).unwrap().expecting(RuleSet::BrainKing).find_map(|r| r.err()).unwrap().to_string();
     assert!(err.contains("classic") && err.contains("brainking"), "{err}");
     // The same moves do not replay under BrainKing's rules.
     let relabelled = GameRecord { rules: "brainking".into(), ..record.clone() };

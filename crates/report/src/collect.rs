@@ -405,10 +405,12 @@ pub fn collect(
                 .try_fold(
                     || Collected::new(tree_depth),
                     |mut acc, (line, record)| {
-                        let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(|problem| RecordError::Bad {
-                            file: file.clone(),
-                            line: *line,
-                            problem: format!("game {}: {problem}", record.id),
+                        let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(|problem| {
+                            RecordError::Bad {
+                                file: file.clone(),
+                                line: *line,
+                                problem: format!("game {}: {problem}", record.id),
+                            }
                         })?;
                         acc.add(&game);
                         Ok::<_, RecordError>(acc)

@@ -17,7 +17,10 @@ pub fn exact_from_book(path: &Path) -> Result<ExactValues, ReportError> {
     let mut reader = csv::Reader::from_path(path).map_err(|e| invalid(&e))?;
     let headers = reader.headers().map_err(|e| invalid(&e))?.clone();
     let column = |name: &str| {
-        headers.iter().position(|h| h == name).ok_or_else(|| invalid(&format!("no column {name:?} (not an opening book)")))
+        headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| invalid(&format!("no column {name:?} (not an opening book)")))
     };
     let (line, value) = (column("line")?, column("exact_value")?);
     let mut out = ExactValues::new();
@@ -34,7 +37,8 @@ pub fn exact_from_book(path: &Path) -> Result<ExactValues, ReportError> {
 /// Line -> table value for every line of `report` (tree and first moves)
 /// whose position the tables cover.
 pub fn exact_from_tables(report: &Report, tb: &Tablebase) -> Result<ExactValues, ReportError> {
-    let lines = report.tree.iter().map(|l| l.line.as_str()).chain(report.first_moves.iter().map(|m| m.first_move.as_str()));
+    let lines =
+        report.tree.iter().map(|l| l.line.as_str()).chain(report.first_moves.iter().map(|m| m.first_move.as_str()));
     let mut out = ExactValues::new();
     for line in lines {
         let pos = replay(tb.rules(), line)?;
@@ -82,7 +86,11 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("alq-report-exact-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let book = dir.join("book.csv");
-        std::fs::write(&book, "line,plies,position,score,best_move,exact_value\nc2-c3,1,x,cp 1,b4-c2,\nd2-c3,1,x,cp 1,b4-c2,draw\n").unwrap();
+        std::fs::write(
+            &book,
+            "line,plies,position,score,best_move,exact_value\nc2-c3,1,x,cp 1,b4-c2,\nd2-c3,1,x,cp 1,b4-c2,draw\n",
+        )
+        .unwrap();
         let values = exact_from_book(&book).unwrap();
         assert_eq!(values.len(), 1);
         assert_eq!(values["d2-c3"], "draw");
@@ -95,7 +103,10 @@ mod tests {
     #[test]
     fn lines_replay_and_bad_lines_are_refused() {
         assert_eq!(replay(alq_engine::RuleSet::BrainKing, "").unwrap(), Position::start());
-        assert_eq!(replay(alq_engine::RuleSet::BrainKing, "c2-c3").unwrap().to_string(), "BBBBB/BBBBB/BBWWW/WW.WW/WWWWW b");
+        assert_eq!(
+            replay(alq_engine::RuleSet::BrainKing, "c2-c3").unwrap().to_string(),
+            "BBBBB/BBBBB/BBWWW/WW.WW/WWWWW b"
+        );
         assert!(replay(alq_engine::RuleSet::BrainKing, "c2-c4").is_err());
     }
 }

@@ -128,7 +128,11 @@ pub fn study_section(study: &StudySummary, svg: &str) -> String {
             esc(r.best_first_move.as_deref().unwrap_or("–"))
         );
     }
-    let _ = write!(h, "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td>{}<td>–</td><td>–</td></tr></table>", group_cells(&study.brainking));
+    let _ = write!(
+        h,
+        "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td>{}<td>–</td><td>–</td></tr></table>",
+        group_cells(&study.brainking)
+    );
     let _ = write!(h, "<figure id=\"strength.svg\">{}</figure>", inline_svg(svg));
     let _ = write!(
         h,
@@ -164,7 +168,8 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
           <th>White's score, 95 % interval</th><th>with the move fixed: games</th><th>White's score, 95 % interval</th></tr>";
     for r in &study.rungs {
         for (mv, own, fixed) in r.first_move_table() {
-            let score = |f: Option<&crate::study::FirstMoveRow>| f.map_or("–".to_string(), |f| f.results.score_text());
+            let score =
+                |f: Option<&crate::study::FirstMoveRow>| f.map_or("–".to_string(), |f| f.results.score_text());
             let _ = write!(
                 h,
                 "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
@@ -178,12 +183,17 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
         }
     }
     h += "</table>";
-    let _ = write!(h, "<p class=\"note\">Source of the human figures: {}.</p></body></html>\n", esc(&study.brainking_source));
+    let _ = write!(
+        h,
+        "<p class=\"note\">Source of the human figures: {}.</p></body></html>\n",
+        esc(&study.brainking_source)
+    );
     h
 }
 
 fn pairing_table(h: &mut String, pairings: &[crate::Pairing], prefix: &str) {
-    let _ = write!(h, "<table><tr><th>#</th><th class=\"wrap\">White</th><th class=\"wrap\">Black</th>{GROUP_HEAD}</tr>");
+    let _ =
+        write!(h, "<table><tr><th>#</th><th class=\"wrap\">White</th><th class=\"wrap\">Black</th>{GROUP_HEAD}</tr>");
     for (i, p) in pairings.iter().enumerate() {
         let _ = write!(
             h,
@@ -214,7 +224,10 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     );
     let _ = write!(h, "<p class=\"headline\">{}</p>", esc(&report.headline));
     let plot = |name: &str| {
-        plots.iter().find(|(n, _)| *n == name).map(|(n, svg)| format!("<figure id=\"{}\">{}</figure>", esc(n), inline_svg(svg)))
+        plots
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(n, svg)| format!("<figure id=\"{}\">{}</figure>", esc(n), inline_svg(svg)))
     };
     if let Some(study) = &report.study {
         h += "<h2>White's advantage by playing strength</h2>";
@@ -232,7 +245,8 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     );
     if fs.results.games > 0 {
         pairing_table(&mut h, &fs.pairings, "P");
-        h += "<h3>Beside BrainKing's human games</h3><p>What is compared: BrainKing's human games against the engine's \
+        h +=
+            "<h3>Beside BrainKing's human games</h3><p>What is compared: BrainKing's human games against the engine's \
               games of each pairing above, at the named strength. The difference and its 95 % interval say only how \
               these two sets of games differ.</p>";
         let _ = write!(
@@ -262,7 +276,8 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
         );
         let _ = write!(h, "<p class=\"note\">Source: {}.</p>", esc(&report.brainking.source));
         h += "<h3>White's first move, by pairing</h3>";
-        let _ = write!(h, "<table><tr><th>#</th><th>first move</th><th>share</th>{GROUP_HEAD}<th>exact value</th></tr>");
+        let _ =
+            write!(h, "<table><tr><th>#</th><th>first move</th><th>share</th>{GROUP_HEAD}<th>exact value</th></tr>");
         for m in &report.first_moves {
             let _ = write!(
                 h,
@@ -323,7 +338,11 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     if rd.results.games > 0 {
         pairing_table(&mut h, &rd.pairings, "R");
     }
-    let kind = if report.tree_games == "from_start" { "games from the standard start" } else { "games from randomised openings (there are no games from the start)" };
+    let kind = if report.tree_games == "from_start" {
+        "games from the standard start"
+    } else {
+        "games from randomised openings (there are no games from the start)"
+    };
     let _ = write!(
         h,
         "<h2>Opening tree</h2><p>Of the {kind}, to {} real choices; a ply with a single legal move (a forced capture) is \
@@ -400,18 +419,32 @@ pub fn markdown(report: &Report) -> String {
             );
         }
         let _ = writeln!(m, "\nSource of the human figures: {}.\n", report.brainking.source);
-        let _ = writeln!(m, "### White's first move, by pairing\n\n| # | move | share {head}\n|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(
+            m,
+            "### White's first move, by pairing\n\n| # | move | share {head}\n|---|---|---|---|---|---|---|---|---|"
+        );
         for f in &report.first_moves {
-            let _ = writeln!(m, "| P{} | {} | {} | {}", report.pairing_number(f), f.first_move, pct(f.share), row(&f.results));
+            let _ = writeln!(
+                m,
+                "| P{} | {} | {} | {}",
+                report.pairing_number(f),
+                f.first_move,
+                pct(f.share),
+                row(&f.results)
+            );
         }
         let _ = writeln!(m);
         if fs.pairings.iter().any(|p| p.tables.is_some()) {
-            let _ = writeln!(m, "### Endgame tables
+            let _ = writeln!(
+                m,
+                "### Endgame tables
 
 {TABLES_NOTE}
 
 | # | first move | {} |
-|---|---|---|---|---|---|---|", crate::TableSummary::MARKDOWN_HEAD);
+|---|---|---|---|---|---|---|",
+                crate::TableSummary::MARKDOWN_HEAD
+            );
             for (i, p) in fs.pairings.iter().enumerate() {
                 if let Some(t) = &p.tables {
                     let _ = writeln!(m, "| P{} | all | {} |", i + 1, t.markdown_cells());
@@ -419,7 +452,8 @@ pub fn markdown(report: &Report) -> String {
             }
             for f in &report.first_moves {
                 if let Some(t) = &f.tables {
-                    let _ = writeln!(m, "| P{} | {} | {} |", report.pairing_number(f), f.first_move, t.markdown_cells());
+                    let _ =
+                        writeln!(m, "| P{} | {} | {} |", report.pairing_number(f), f.first_move, t.markdown_cells());
                 }
             }
             let _ = writeln!(m);
@@ -440,7 +474,11 @@ pub fn markdown(report: &Report) -> String {
     let _ = writeln!(
         m,
         "Opening tree ({}) to {} real choices, forced plies folded: openings.csv.",
-        if report.tree_games == "from_start" { "games from the standard start" } else { "games from randomised openings" },
+        if report.tree_games == "from_start" {
+            "games from the standard start"
+        } else {
+            "games from randomised openings"
+        },
         report.tree_depth
     );
     m

@@ -344,11 +344,18 @@ impl Report {
                     / c.searched.pairings.get(&(white.clone(), black.clone())).map_or(1, |p| p.games.max(1)) as f64,
                 results: Group::of(counts),
                 exact_value: exact.get(mv).cloned(),
-                tables: c.searched.tables_by_first_move.get(&(white.clone(), black.clone(), mv.clone())).map(TableSummary::of),
+                tables: c
+                    .searched
+                    .tables_by_first_move
+                    .get(&(white.clone(), black.clone(), mv.clone()))
+                    .map(TableSummary::of),
             })
             .collect();
         first_moves.sort_by(|a, b| {
-            (&a.white, &a.black).cmp(&(&b.white, &b.black)).then(b.results.games.cmp(&a.results.games)).then(a.first_move.cmp(&b.first_move))
+            (&a.white, &a.black)
+                .cmp(&(&b.white, &b.black))
+                .then(b.results.games.cmp(&a.results.games))
+                .then(a.first_move.cmp(&b.first_move))
         });
         let mut report = Report {
             sources: files.iter().map(|f| f.display().to_string()).collect(),
@@ -389,8 +396,11 @@ impl Report {
             );
         }
         let describe = |who: &str, g: &Group| {
-            let unfinished =
-                if g.unfinished > 0 { format!("; {} unfinished (ply cap) not counted", g.unfinished) } else { String::new() };
+            let unfinished = if g.unfinished > 0 {
+                format!("; {} unfinished (ply cap) not counted", g.unfinished)
+            } else {
+                String::new()
+            };
             format!(
                 "with {who}, White scored {:.3} (95 % interval {:.3} to {:.3}) in {} finished game(s): {} White wins, {} \
                  draws, {} Black wins{unfinished}",
@@ -472,8 +482,13 @@ impl Report {
             lo: g.rates.white_score.ci95[0],
             hi: g.rates.white_score.ci95[1],
         };
-        let pairing_points: Vec<plots::Point95> =
-            self.from_start.pairings.iter().enumerate().map(|(i, p)| point(format!("P{}", i + 1), &p.results)).collect();
+        let pairing_points: Vec<plots::Point95> = self
+            .from_start
+            .pairings
+            .iter()
+            .enumerate()
+            .map(|(i, p)| point(format!("P{}", i + 1), &p.results))
+            .collect();
         let human = self.brainking.results.white_score;
         let by_pairing = plots::intervals(
             "White's score from the standard start, by pairing",
@@ -497,10 +512,14 @@ impl Report {
         )
         .map_err(ReportError::Plot)?;
         let max_len = self.lengths.last().map_or(0, |l| l.0);
-        let lengths = plots::lengths("Game length (games from the standard start)", &self.lengths, (max_len / 40).max(1))
-            .map_err(ReportError::Plot)?;
-        let mut out =
-            vec![("white_score_by_pairing.svg", by_pairing), ("first_moves.svg", by_move), ("game_length.svg", lengths)];
+        let lengths =
+            plots::lengths("Game length (games from the standard start)", &self.lengths, (max_len / 40).max(1))
+                .map_err(ReportError::Plot)?;
+        let mut out = vec![
+            ("white_score_by_pairing.svg", by_pairing),
+            ("first_moves.svg", by_move),
+            ("game_length.svg", lengths),
+        ];
         if let Some(study) = &self.study {
             out.push(("strength.svg", study.plot().map_err(ReportError::Plot)?));
         }

@@ -62,9 +62,12 @@ pub fn intervals(
                 .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], RED));
         }
         chart
-            .draw_series(points.iter().enumerate().map(|(i, p)| {
-                ErrorBar::new_vertical(i as f64, p.lo, p.value, p.hi, BLUE.filled(), 10)
-            }))
+            .draw_series(
+                points
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| ErrorBar::new_vertical(i as f64, p.lo, p.value, p.hi, BLUE.filled(), 10)),
+            )
             .map_err(text_err)?
             .label("White's score, 95 % interval")
             .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLUE));
@@ -108,9 +111,7 @@ pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, 
             .draw()
             .map_err(text_err)?;
         chart
-            .draw_series(bins.iter().map(|(&x, &y)| {
-                Rectangle::new([(x, 0), (x + bin, y)], BLUE.mix(0.6).filled())
-            }))
+            .draw_series(bins.iter().map(|(&x, &y)| Rectangle::new([(x, 0), (x + bin, y)], BLUE.mix(0.6).filled())))
             .map_err(text_err)?;
         root.present().map_err(text_err)?;
     }
@@ -159,8 +160,16 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
             .map_err(text_err)?;
         let references = [
             (Some(study.brainking.white_score), "BrainKing humans: White's score", RED),
-            (study.rungs.iter().find(|r| r.family == "random").map(|r| r.results.white_score), "random play: White's score", BLACK),
-            (study.rungs.iter().find(|r| r.family == "greedy").map(|r| r.results.white_score), "greedy play: White's score", MAGENTA),
+            (
+                study.rungs.iter().find(|r| r.family == "random").map(|r| r.results.white_score),
+                "random play: White's score",
+                BLACK,
+            ),
+            (
+                study.rungs.iter().find(|r| r.family == "greedy").map(|r| r.results.white_score),
+                "greedy play: White's score",
+                MAGENTA,
+            ),
         ];
         for (value, name, color) in references {
             if let Some(y) = value {
@@ -192,7 +201,9 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
                     .label(format!("{family}: {name}"))
                     .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(width)));
                 if family == "nn" {
-                    chart.draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled()))).map_err(text_err)?;
+                    chart
+                        .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled())))
+                        .map_err(text_err)?;
                 } else {
                     chart.draw_series(pts.iter().map(|&p| Circle::new(p, 4, color.filled()))).map_err(text_err)?;
                 }
@@ -248,10 +259,18 @@ pub fn elo_curve(series: &[EloSeries]) -> Result<String, String> {
             .x_desc("generation")
             .y_desc("Elo (95 % interval)")
             .x_labels(last + 2)
-            .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-6 && *x >= 0.0 { format!("{}", x.round()) } else { String::new() })
+            .x_label_formatter(&|x| {
+                if (x - x.round()).abs() < 1e-6 && *x >= 0.0 {
+                    format!("{}", x.round())
+                } else {
+                    String::new()
+                }
+            })
             .draw()
             .map_err(text_err)?;
-        chart.draw_series(LineSeries::new(vec![(-0.5, 0.0), (last as f64 + 0.5, 0.0)], BLACK.mix(0.4))).map_err(text_err)?;
+        chart
+            .draw_series(LineSeries::new(vec![(-0.5, 0.0), (last as f64 + 0.5, 0.0)], BLACK.mix(0.4)))
+            .map_err(text_err)?;
         let colors = [BLUE, RGBColor(230, 140, 0), RGBColor(0, 150, 60), MAGENTA];
         for (i, s) in series.iter().enumerate() {
             let color = colors[i % colors.len()];

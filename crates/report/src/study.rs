@@ -201,8 +201,11 @@ impl StudySummary {
         let mut rungs: Vec<StudyRung> = rungs.into_values().collect();
         for r in &mut rungs {
             let score = |row: &&FirstMoveRow| row.results.white_score;
-            let best_fixed =
-                r.from_first_move.iter().filter(|m| m.results.games > m.results.unfinished).max_by(|a, b| score(a).total_cmp(&score(b)));
+            let best_fixed = r
+                .from_first_move
+                .iter()
+                .filter(|m| m.results.games > m.results.unfinished)
+                .max_by(|a, b| score(a).total_cmp(&score(b)));
             (r.best_first_move, r.best_first_move_basis) = match best_fixed {
                 Some(m) => (Some(m.first_move.clone()), "highest White's score with the first move fixed".to_string()),
                 None => {
@@ -257,7 +260,8 @@ impl StudySummary {
     pub fn read(dir: &Path) -> Result<StudySummary, ReportError> {
         let path = dir.join("study.json");
         let text = std::fs::read_to_string(&path).map_err(|error| ReportError::Io { path: path.clone(), error })?;
-        serde_json::from_str(&text).map_err(|e| ReportError::Invalid(format!("{}: not a study summary: {e}", path.display())))
+        serde_json::from_str(&text)
+            .map_err(|e| ReportError::Invalid(format!("{}: not a study summary: {e}", path.display())))
     }
 
     /// `study.csv`: one row per rung.
@@ -366,7 +370,11 @@ impl StudySummary {
                     own.map_or("–".to_string(), |f| format!("{:.1} %", 100.0 * f.share)),
                     own.map_or("–".to_string(), |f| f.results.games.to_string()),
                     score(own),
-                    fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.results.score_text()))
+                    fixed.map_or("–".to_string(), |f| format!(
+                        "{} games, {}",
+                        f.results.games,
+                        f.results.score_text()
+                    ))
                 );
             }
         }

@@ -7,7 +7,10 @@
 use std::path::{Path, PathBuf};
 
 fn fixture_files() -> Vec<PathBuf> {
-    ["tests/data/selfplay.csv", "tests/data/match.csv", "tests/data/play.csv", "tests/data/study.csv"].iter().map(PathBuf::from).collect()
+    ["tests/data/selfplay.csv", "tests/data/match.csv", "tests/data/play.csv", "tests/data/study.csv"]
+        .iter()
+        .map(PathBuf::from)
+        .collect()
 }
 
 fn out_dir(name: &str) -> PathBuf {
@@ -34,7 +37,12 @@ fn check_golden(produced: &Path, expected: &str) {
     }
     let want = std::fs::read_to_string(&expected_path)
         .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_GOLDEN=1 to create it)", expected_path.display()));
-    assert!(text == want, "{} differs from {}; review, then UPDATE_GOLDEN=1", produced.display(), expected_path.display());
+    assert!(
+        text == want,
+        "{} differs from {}; review, then UPDATE_GOLDEN=1",
+        produced.display(),
+        expected_path.display()
+    );
 }
 
 #[test]
@@ -81,7 +89,8 @@ fn counts_equal_an_independent_count_of_the_raw_csv() {
         let headers = reader.headers().unwrap().clone();
         let col = |name: &str| headers.iter().position(|h| h == name);
         let c = |name: &str| col(name).unwrap();
-        let (result, term, p, moves, start, op) = (c("result"), c("termination"), c("plies"), c("moves"), c("start"), c("opening_plies"));
+        let (result, term, p, moves, start, op) =
+            (c("result"), c("termination"), c("plies"), c("moves"), c("start"), c("opening_plies"));
         let opening = col("opening");
         for row in reader.records() {
             let row = row.unwrap();
@@ -109,10 +118,16 @@ fn counts_equal_an_independent_count_of_the_raw_csv() {
     }
     assert!(raw[0].games > 0 && raw[1].games > 0, "the fixtures hold both kinds: {raw:?}");
     assert!(raw[0].unfinished > 0, "and a capped game");
-    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
-    for (r, section, key) in [(&raw[0], &report.from_start, "from_start"), (&raw[1], &report.randomised, "randomised")] {
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap();
+    for (r, section, key) in [(&raw[0], &report.from_start, "from_start"), (&raw[1], &report.randomised, "randomised")]
+    {
         let g = &section.results;
-        assert_eq!((g.games, g.white_wins, g.black_wins, g.draws, g.unfinished), (r.games, r.white, r.black, r.draws, r.unfinished), "{key}");
+        assert_eq!(
+            (g.games, g.white_wins, g.black_wins, g.draws, g.unfinished),
+            (r.games, r.white, r.black, r.draws, r.unfinished),
+            "{key}"
+        );
         assert!((g.average_plies - r.plies as f64 / r.games as f64).abs() < 1e-12);
         assert_eq!(json[key]["games"], r.games);
         assert_eq!(json[key]["white_wins"], r.white);
@@ -186,7 +201,11 @@ fn bad_records_stop_the_report_with_file_and_line() {
     let dir = out_dir("bad");
     std::fs::create_dir_all(&dir).unwrap();
     let text = std::fs::read_to_string("tests/data/match.csv").unwrap();
-    let (flipped, to) = if text.contains(",1-0,no_moves,") { (",1-0,no_moves,", ",0-1,no_moves,") } else { (",0-1,no_moves,", ",1-0,no_moves,") };
+    let (flipped, to) = if text.contains(",1-0,no_moves,") {
+        (",1-0,no_moves,", ",0-1,no_moves,")
+    } else {
+        (",0-1,no_moves,", ",1-0,no_moves,")
+    };
     std::fs::write(dir.join("games.csv"), text.replacen(flipped, to, 1)).unwrap();
     let files = alq_report::game_files(std::slice::from_ref(&dir)).unwrap();
     assert_eq!(files, vec![dir.join("games.csv")], "folders are searched for games.csv");
@@ -212,7 +231,10 @@ fn scores_of_different_strengths_are_not_pooled_in_the_headline() {
     let report = alq_report::Report::new(&collected, &files, &Default::default());
     assert_eq!(report.from_start.pairings.len(), 2);
     let h = &report.headline;
-    assert!(h.contains("depends on who plays") && h.contains("hce@nodes=300 against itself") && h.contains("hce@nodes=301"), "{h}");
+    assert!(
+        h.contains("depends on who plays") && h.contains("hce@nodes=300 against itself") && h.contains("hce@nodes=301"),
+        "{h}"
+    );
     assert!(!h.contains(&format!("{:.3} (95 %", report.from_start.results.white_score)), "no pooled score: {h}");
     assert_eq!(report.human_comparison.len(), 2);
     assert!(report.first_moves.iter().any(|m| m.white == "hce@nodes=301"));

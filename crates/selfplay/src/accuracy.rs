@@ -120,7 +120,8 @@ pub fn sample_positions(tables: &dyn EndgameTables, pieces: u32, n: usize, seed:
             continue;
         }
         let moves = position.legal_moves_in(tables.rules());
-        let after: Option<Vec<Wdl>> = moves.iter().map(|&mv| tables.probe_wdl(&position.play(mv)).map(Wdl::for_mover)).collect();
+        let after: Option<Vec<Wdl>> =
+            moves.iter().map(|&mv| tables.probe_wdl(&position.play(mv)).map(Wdl::for_mover)).collect();
         let Some(after) = after else { continue };
         if after.iter().any(|&v| v != value) {
             out.push(AccuracyPosition { position, value });
@@ -161,7 +162,10 @@ pub fn measure(
     let positions = sample_positions(tables, pieces, n, seed)
         .ok_or_else(|| format!("the tables ({}) do not cover {pieces} pieces", tables.describe()))?;
     if positions.len() < n {
-        return Err(format!("found only {} of {n} positions with {pieces} pieces where a move changes the value", positions.len()));
+        return Err(format!(
+            "found only {} of {n} positions with {pieces} pieces where a move changes the value",
+            positions.len()
+        ));
     }
     let kept = judge(player, tables, &positions, seed);
     let count = |win: bool| {

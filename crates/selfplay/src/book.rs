@@ -84,7 +84,8 @@ pub fn solve_exact(
 ) -> Result<(), alq_solver::SolveError> {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
-    let positions: Vec<Position> = entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let positions: Vec<Position> =
+        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
     let values = order
         .par_iter()
         .map_init(
@@ -126,7 +127,8 @@ pub fn solve_goals(
     use alq_solver::Outcome;
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
-    let positions: Vec<Position> = entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let positions: Vec<Position> =
+        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
     let per_goal = goals
         .par_iter()
         .map(|&goal| {
@@ -153,7 +155,11 @@ pub fn solve_goals(
 /// The value, without distance and from `mover`'s view, that threshold
 /// outcomes decide: `win`, `loss`, `draw`, `≥ draw`, `≤ draw`, or "" when
 /// they decide nothing.
-pub fn value_from_goals(mover: alq_engine::Side, goals: &[alq_solver::Goal], outcomes: &[alq_solver::Outcome]) -> &'static str {
+pub fn value_from_goals(
+    mover: alq_engine::Side,
+    goals: &[alq_solver::Goal],
+    outcomes: &[alq_solver::Outcome],
+) -> &'static str {
     use alq_solver::{Goal, Outcome};
     // The value lies in lo..=hi (-1 loss, 0 draw, 1 win); each settled goal
     // narrows it.

@@ -86,8 +86,11 @@ impl EngineProcess {
     /// answer in time, or sent a malformed or illegal move.
     pub fn go(&mut self, game: &Game, args: &str, deadline: Instant) -> Result<EngineMove, String> {
         let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
-        let setup =
-            if game.start() == Position::start_of(game.rules()) { "startpos".to_string() } else { format!("fen {}", game.start()) };
+        let setup = if game.start() == Position::start_of(game.rules()) {
+            "startpos".to_string()
+        } else {
+            format!("fen {}", game.start())
+        };
         let moves = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
         self.send(&format!("position {setup}{moves}"))?;
         self.send(&format!("go {args}"))?;
@@ -108,16 +111,26 @@ impl EngineProcess {
         if text.is_empty() {
             return Err("malformed bestmove line (no move)".to_string());
         }
-        let mv = game.position().parse_move_in(game.rules(), &text).map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
+        let mv = game
+            .position()
+            .parse_move_in(game.rules(), &text)
+            .map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
         Ok(EngineMove { mv, score })
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| format!("crashed (cannot write to it: {e})"))
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| format!("crashed (cannot write to it: {e})"))
     }
 
     /// Reads lines until `done` returns a value or the deadline passes.
-    fn wait_for<T>(&mut self, deadline: Instant, what: &str, mut done: impl FnMut(&str) -> Option<T>) -> Result<T, String> {
+    fn wait_for<T>(
+        &mut self,
+        deadline: Instant,
+        what: &str,
+        mut done: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, String> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -128,7 +141,8 @@ impl EngineProcess {
                 }
                 Err(RecvTimeoutError::Timeout) => return Err(format!("no {what} in time")),
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
+                    let status =
+                        self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
                     return Err(format!("crashed before {what} ({status})"));
                 }
             }

@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use alq_engine::{Game, GameConfig, Limits, Position, RuleSet, Score, SearchConfig, Searcher, MATE};
-use alq_records::{truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter};
+use alq_records::{
+    truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter,
+};
 
 use crate::matches::game_seed;
 use crate::openings::Opening;
@@ -66,7 +68,13 @@ impl OpeningConfig {
     /// first `plies` moves within `cp` centipawns: no book, no random or
     /// softmax plies.
     pub fn near_best(plies: u32, cp: u32) -> OpeningConfig {
-        OpeningConfig { random_plies: 0, temperature_plies: 0, near_best_plies: plies, near_best_cp: cp, ..OpeningConfig::default() }
+        OpeningConfig {
+            random_plies: 0,
+            temperature_plies: 0,
+            near_best_plies: plies,
+            near_best_cp: cp,
+            ..OpeningConfig::default()
+        }
     }
 }
 
@@ -223,11 +231,13 @@ pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError>
         if line.is_empty() {
             return Ok(Vec::new());
         }
-        return crate::openings::parse_book(config.rules, line).map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
+        return crate::openings::parse_book(config.rules, line)
+            .map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
     }
     let path = Path::new(config.opening.book.trim());
     let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
-    crate::openings::parse_book(config.rules, &text).map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
+    crate::openings::parse_book(config.rules, &text)
+        .map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
 }
 
 /// Plays game `index` of a run. The same config, book and index always give
@@ -267,38 +277,39 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
         // Short searches of every move: a small table is enough.
         let mut searcher = Searcher::new(eval.build(), SearchConfig { hash_mb: 1 });
         searcher.set_tables(spec.tables.as_ref().map(|t| std::sync::Arc::clone(&t.tables)));
-        let mut sample = |n: u32, split: bool, pick: &dyn Fn(&[(alq_engine::Move, Score)], &mut ChaCha8Rng) -> usize| {
-            let mut played = 0;
-            let mut choices = 0;
-            while choices < n && !game.is_over() {
-                let legal = game.legal_moves();
-                if legal.len() == 1 && !split {
-                    // Near-best sampling counts choices: a forced ply is
-                    // played as it must be and takes no sample.
-                    game.play(legal[0]).expect("a generated move is legal");
-                    scores.push(None);
-                    played += 1;
-                    continue;
-                }
-                choices += 1;
-                let per_move = if split {
-                    let moves = legal.len().max(1) as u64;
-                    Limits {
-                        nodes: spec.limits.nodes.map(|n| (n / moves).max(64)),
-                        depth: spec.limits.depth.map(|d| d.saturating_sub(1).max(1)),
-                        movetime: None,
+        let mut sample =
+            |n: u32, split: bool, pick: &dyn Fn(&[(alq_engine::Move, Score)], &mut ChaCha8Rng) -> usize| {
+                let mut played = 0;
+                let mut choices = 0;
+                while choices < n && !game.is_over() {
+                    let legal = game.legal_moves();
+                    if legal.len() == 1 && !split {
+                        // Near-best sampling counts choices: a forced ply is
+                        // played as it must be and takes no sample.
+                        game.play(legal[0]).expect("a generated move is legal");
+                        scores.push(None);
+                        played += 1;
+                        continue;
                     }
-                } else {
-                    Limits { movetime: None, ..spec.limits }
-                };
-                let scored = score_moves(&mut searcher, &game, &legal, per_move);
-                let (mv, score) = scored[pick(&scored, &mut rng)];
-                game.play(mv).expect("a generated move is legal");
-                scores.push(Some(score));
-                played += 1;
-            }
-            played
-        };
+                    choices += 1;
+                    let per_move = if split {
+                        let moves = legal.len().max(1) as u64;
+                        Limits {
+                            nodes: spec.limits.nodes.map(|n| (n / moves).max(64)),
+                            depth: spec.limits.depth.map(|d| d.saturating_sub(1).max(1)),
+                            movetime: None,
+                        }
+                    } else {
+                        Limits { movetime: None, ..spec.limits }
+                    };
+                    let scored = score_moves(&mut searcher, &game, &legal, per_move);
+                    let (mv, score) = scored[pick(&scored, &mut rng)];
+                    game.play(mv).expect("a generated move is legal");
+                    scores.push(Some(score));
+                    played += 1;
+                }
+                played
+            };
         let temperature = o.temperature;
         // Softmax sampling shares the player's limit between the moves (as
         // it always has: training data); near-best sampling searches each
@@ -443,8 +454,8 @@ pub fn run_selfplay(
             )));
         }
         let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
-        let old: RunInfo = toml::from_str(&text)
-            .map_err(|e| SelfplayError::Invalid(format!("{}: {e}", run_path.display())))?;
+        let old: RunInfo =
+            toml::from_str(&text).map_err(|e| SelfplayError::Invalid(format!("{}: {e}", run_path.display())))?;
         let comparable = |i: &RunInfo| {
             let mut c = i.config.clone();
             c.threads = 0;
@@ -458,7 +469,8 @@ pub fn run_selfplay(
             )));
         }
     }
-    write_atomic(&run_path, toml::to_string_pretty(&info).expect("config serialises").as_bytes()).map_err(io(&run_path))?;
+    write_atomic(&run_path, toml::to_string_pretty(&info).expect("config serialises").as_bytes())
+        .map_err(io(&run_path))?;
 
     let indices: Vec<u64> = shard.indices(config.games).collect();
     let total = indices.len() as u64;

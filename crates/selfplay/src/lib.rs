@@ -34,11 +34,19 @@ pub mod stats;
 pub mod study;
 
 pub use accuracy::{AccuracyPosition, AccuracyReport, Kept};
-pub use generate::{load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig, SelfplayError, Shard};
-pub use matches::{check_games, game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource, Progress};
-pub use openings::Opening;
 pub use external::EngineProcess;
-pub use players::{Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT};
+pub use generate::{
+    load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig,
+    SelfplayError, Shard,
+};
+pub use matches::{
+    check_games, game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource,
+    Progress,
+};
+pub use openings::Opening;
+pub use players::{
+    Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT,
+};
 pub use rescore::{run_rescore, RescoreConfig, RescoreSummary};
 pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};

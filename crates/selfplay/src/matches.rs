@@ -149,7 +149,10 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
             (None, None) => false,
         };
         if over {
-            forfeit = Some((side, format!("lost on time ({} ms for the move, {} ms allowed)", used.as_millis(), allowed.as_millis())));
+            forfeit = Some((
+                side,
+                format!("lost on time ({} ms for the move, {} ms allowed)", used.as_millis(), allowed.as_millis()),
+            ));
             break;
         }
         if let Some(c) = &mut clock {
@@ -213,7 +216,13 @@ fn pair_openings(config: &MatchConfig, pairs: u64) -> Result<(Vec<Opening>, usiz
         OpeningSource::Book(book) => book.clone(),
         OpeningSource::Random(k) => {
             let list: Vec<Opening> = (0..pairs)
-                .map(|i| openings::random(config.game.rules, *k, &mut ChaCha8Rng::seed_from_u64(game_seed(config.seed, i) ^ 0x0BE7)))
+                .map(|i| {
+                    openings::random(
+                        config.game.rules,
+                        *k,
+                        &mut ChaCha8Rng::seed_from_u64(game_seed(config.seed, i) ^ 0x0BE7),
+                    )
+                })
                 .collect();
             let n = list.len();
             return Ok((list, n));
@@ -357,9 +366,14 @@ mod tests {
     #[test]
     fn matches_are_reproducible_across_thread_counts() {
         let c = config("hce@nodes=200", "greedy", 8);
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
-        assert_eq!((one.wins, one.draws, one.losses, one.pentanomial), (two.wins, two.draws, two.losses, two.pentanomial));
+        let one =
+            rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
+        let two =
+            rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap().install(|| run_match(&c, |_| {}).unwrap());
+        assert_eq!(
+            (one.wins, one.draws, one.losses, one.pentanomial),
+            (two.wins, two.draws, two.losses, two.pentanomial)
+        );
     }
 
     #[test]

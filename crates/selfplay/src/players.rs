@@ -13,8 +13,8 @@ use rand::Rng;
 use thiserror::Error;
 
 use alq_engine::{
-    time_for_move, EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, RuleSet, Score,
-    SearchConfig, Searcher, Side,
+    time_for_move, EndgameTables, Evaluator, Exact, Game, Hce, HceWeights, Limits, Move, Network, NnEvaluator, RuleSet,
+    Score, SearchConfig, Searcher, Side,
 };
 
 use crate::external::EngineProcess;
@@ -289,7 +289,11 @@ impl PlayerSpec {
     /// needs no limit of its own. Also reads `engine:COMMAND[@key=value,...]`,
     /// an external engine: keys `nodes`, `depth` and `movetime` are its
     /// limits (sent with `go`), any other key is an engine option.
-    pub fn parse_with_clock(spec: &str, default_limits: Limits, clock: Option<TimeControl>) -> Result<PlayerSpec, SpecError> {
+    pub fn parse_with_clock(
+        spec: &str,
+        default_limits: Limits,
+        clock: Option<TimeControl>,
+    ) -> Result<PlayerSpec, SpecError> {
         let err = |problem: String| SpecError { spec: spec.to_string(), problem };
         let trimmed = spec.trim();
         let (name, params) = if let Some(command) = trimmed.strip_prefix("engine:") {
@@ -311,7 +315,8 @@ impl PlayerSpec {
         let mut tables = None;
         let mut eval_pairs = Vec::new();
         for pair in params.split(',').filter(|p| !p.trim().is_empty()) {
-            let (key, value) = pair.split_once('=').ok_or_else(|| err(format!("expected key=value, found {pair:?}")))?;
+            let (key, value) =
+                pair.split_once('=').ok_or_else(|| err(format!("expected key=value, found {pair:?}")))?;
             let (key, value) = (key.trim(), value.trim());
             let number = || value.parse::<u64>().map_err(|_| err(format!("{key}: {value:?} is not a whole number")));
             match key {
@@ -493,7 +498,13 @@ impl Player {
     /// `deadline`; an error says why it forfeits the game (it could not
     /// start, crashed, did not answer in time, or sent an illegal or
     /// malformed move).
-    pub fn play(&mut self, game: &Game, rng: &mut impl Rng, clock: Option<&Clock>, deadline: Instant) -> Result<Option<Choice>, String> {
+    pub fn play(
+        &mut self,
+        game: &Game,
+        rng: &mut impl Rng,
+        clock: Option<&Clock>,
+        deadline: Instant,
+    ) -> Result<Option<Choice>, String> {
         let pos = game.position();
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -585,11 +596,14 @@ mod tests {
         assert_eq!(p.to_string(), "hce@nodes=500");
         assert_eq!(PlayerSpec::parse("hce", d).unwrap().limits, d);
         let w = PlayerSpec::parse("hce@depth=4,mobility=9", d).unwrap();
-        assert_eq!(w.to_string(), format!("hce@depth=4,{}", {
-            let mut x = HceWeights::default();
-            x.set("mobility", 9).unwrap();
-            x.describe()
-        }));
+        assert_eq!(
+            w.to_string(),
+            format!("hce@depth=4,{}", {
+                let mut x = HceWeights::default();
+                x.set("mobility", 9).unwrap();
+                x.describe()
+            })
+        );
         assert_eq!(PlayerSpec::parse("random", d).unwrap().kind, PlayerKind::Random);
         for bad in ["hce@nodes=x", "hce@bogus=1", "alphazero", "greedy@mobility=3", "hce@nodes"] {
             assert!(PlayerSpec::parse(bad, d).is_err(), "{bad}");
@@ -605,7 +619,10 @@ mod tests {
         let e = PlayerSpec::parse("engine:python3 my bot.py@movetime=50,Hash=8", d).unwrap();
         assert_eq!(
             e.kind,
-            PlayerKind::Engine { command: "python3 my bot.py".to_string(), options: vec![("Hash".to_string(), "8".to_string())] }
+            PlayerKind::Engine {
+                command: "python3 my bot.py".to_string(),
+                options: vec![("Hash".to_string(), "8".to_string())]
+            }
         );
         assert_eq!(e.limits, Limits::movetime(Duration::from_millis(50)));
         assert_eq!(e.to_string(), "engine:python3 my bot.py@movetime=50,Hash=8");

@@ -88,7 +88,12 @@ pub fn is_sampled(seed: u64, id: u64, ply: usize, fraction: f64) -> bool {
 /// score (moves chosen by search, not random or book moves) and where the
 /// side to move need not capture (training leaves those out by default) are
 /// sampled.
-pub fn rescore_game(game: &ReplayedGame, spec: &PlayerSpec, fraction: f64, seed: u64) -> (alq_records::GameRecord, u64) {
+pub fn rescore_game(
+    game: &ReplayedGame,
+    spec: &PlayerSpec,
+    fraction: f64,
+    seed: u64,
+) -> (alq_records::GameRecord, u64) {
     let mut player = spec.build();
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ game.record.id);
     let mut replay = Game::new(game.game.start(), game.game.config());
@@ -126,7 +131,10 @@ pub fn run_rescore(
     config.validate().map_err(SelfplayError::Invalid)?;
     let spec = PlayerSpec::parse(&config.player, alq_engine::Limits::default())?;
     if !matches!(spec.kind, PlayerKind::Search(_)) {
-        return Err(SelfplayError::Invalid(format!("{}: rescoring needs a searching player (hce, nn or a network file)", config.player)));
+        return Err(SelfplayError::Invalid(format!(
+            "{}: rescoring needs a searching player (hce, nn or a network file)",
+            config.player
+        )));
     }
     if spec.limits.movetime.is_some() {
         return Err(SelfplayError::Invalid(format!(
@@ -170,7 +178,8 @@ pub fn run_rescore(
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io(dir))?;
     }
-    write_atomic(&info_path, toml::to_string_pretty(config).expect("config serialises").as_bytes()).map_err(io(&info_path))?;
+    write_atomic(&info_path, toml::to_string_pretty(config).expect("config serialises").as_bytes())
+        .map_err(io(&info_path))?;
 
     let mut total = 0u64;
     for file in &inputs {

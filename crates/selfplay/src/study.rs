@@ -130,7 +130,11 @@ pub struct StudyRun {
 /// What the progress callback hears.
 pub enum StudyEvent<'a> {
     /// A run starts (`index` of `count` runs in all).
-    RunStart { index: usize, count: usize, run: &'a StudyRun },
+    RunStart {
+        index: usize,
+        count: usize,
+        run: &'a StudyRun,
+    },
     Game(&'a GameDone<'a>),
 }
 
@@ -142,7 +146,10 @@ impl StudyConfig {
             return invalid("the study has no rungs ([[rung]] tables)".to_string());
         }
         if self.max_plies > 0 && self.max_plies < 100 {
-            return invalid(format!("max_plies {} is too low to let games end by the rules (use 0 or at least 100)", self.max_plies));
+            return invalid(format!(
+                "max_plies {} is too low to let games end by the rules (use 0 or at least 100)",
+                self.max_plies
+            ));
         }
         let first_moves: Vec<String> = {
             let start = Position::start_of(self.rules);
@@ -163,7 +170,11 @@ impl StudyConfig {
                 PlayerKind::Search(crate::players::EvalSpec::Hce(_)) => ("hce".to_string(), spec.limits.nodes),
                 PlayerKind::Search(crate::players::EvalSpec::Network(_)) => ("nn".to_string(), spec.limits.nodes),
                 PlayerKind::Engine { .. } => {
-                    return invalid(format!("rung {} ({}): external engines play only in alq match", i + 1, rung.player))
+                    return invalid(format!(
+                        "rung {} ({}): external engines play only in alq match",
+                        i + 1,
+                        rung.player
+                    ))
                 }
             };
             let slug: String = rung

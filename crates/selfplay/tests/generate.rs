@@ -107,7 +107,17 @@ fn config_files_reject_unknown_keys() {
 fn games_with_tables_end_as_the_tables_say() {
     use alq_engine::Exact;
     let tb = dir("tables");
-    alq_tablebase::build(&tb, &alq_tablebase::BuildOptions { pieces: 5, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+    alq_tablebase::build(
+        &tb,
+        &alq_tablebase::BuildOptions {
+            pieces: 5,
+            shard: None,
+            rules: alq_engine::RuleSet::BrainKing,
+            kind: alq_tablebase::Kind::Distance,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
     let out = dir("with-tables");
     let mut c = config(24);
     c.player = "greedy".to_string();

@@ -38,7 +38,12 @@ fn config(input: &Path) -> RescoreConfig {
     }
 }
 
-fn rescore(config: &RescoreConfig, out: &Path, resume: bool, threads: usize) -> Result<alq_selfplay::RescoreSummary, String> {
+fn rescore(
+    config: &RescoreConfig,
+    out: &Path,
+    resume: bool,
+    threads: usize,
+) -> Result<alq_selfplay::RescoreSummary, String> {
     pool(threads).install(|| run_rescore(config, out, resume, |_, _| {})).map_err(|e| e.to_string())
 }
 
@@ -125,5 +130,8 @@ fn rescoring_resumes_and_refuses_what_it_cannot_do() {
     let err = refused("nosuch@nodes=100", 0.5);
     assert!(err.contains("nosuch"), "{err}");
     let classic = RescoreConfig { rules: alq_engine::RuleSet::Classic, ..config(&input) };
-    assert!(rescore(&classic, &d.join("classic.csv"), false, 1).is_err(), "BrainKing games are refused under classic rules");
+    assert!(
+        rescore(&classic, &d.join("classic.csv"), false, 1).is_err(),
+        "BrainKing games are refused under classic rules"
+    );
 }

@@ -104,7 +104,12 @@ fn a_study_plays_every_rung_from_the_start_with_near_best_choices_only() {
     // The same study elsewhere gives the same games, whatever the threads.
     let again = dir("again");
     let config = more;
-    rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| run_study(&config, &again, false, |_| {})).unwrap();
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| run_study(&config, &again, false, |_| {}))
+        .unwrap();
     assert_eq!(std::fs::read(again.join(&runs[5].dir).join("games.csv")).unwrap(), grown);
 }
 

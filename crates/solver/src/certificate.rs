@@ -257,9 +257,13 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
     let mut report = CheckReport { entries: cert.entries.len(), table_leaves: 0, end_leaves: 0 };
     let follows = |from: &Entry, pos: &Position, mv: Move| -> Result<(), String> {
         let child = pos.play(mv);
-        let &j = by_key.get(&key(&child)).ok_or_else(|| format!("{pos}: move {mv} leads to {child}, which has no entry"))?;
+        let &j =
+            by_key.get(&key(&child)).ok_or_else(|| format!("{pos}: move {mv} leads to {child}, which has no entry"))?;
         if win_goal && cert.entries[j].rank >= from.rank {
-            return Err(format!("{pos}: move {mv} leads to rank {} from rank {} (a win may not use a cycle)", cert.entries[j].rank, from.rank));
+            return Err(format!(
+                "{pos}: move {mv} leads to rank {} from rank {} (a win may not use a cycle)",
+                cert.entries[j].rank, from.rank
+            ));
         }
         Ok(())
     };
@@ -296,10 +300,18 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
                 }
                 let (actual, _) = tb.probe_wdl(&pos).map_err(|e| format!("{pos}: {e}"))?;
                 if actual != value {
-                    return Err(format!("{pos}: the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)));
+                    return Err(format!(
+                        "{pos}: the certificate says {}, the tables {}",
+                        wdl_name(value),
+                        wdl_name(actual)
+                    ));
                 }
                 if !cert.goal.holds(mover, value) {
-                    return Err(format!("{pos}: a table leaf of value {} does not meet {}", wdl_name(value), cert.goal));
+                    return Err(format!(
+                        "{pos}: a table leaf of value {} does not meet {}",
+                        wdl_name(value),
+                        cert.goal
+                    ));
                 }
                 report.table_leaves += 1;
             }

@@ -145,7 +145,15 @@ pub(crate) struct Graph {
 
 impl Default for Graph {
     fn default() -> Graph {
-        Graph { keys: Vec::new(), first: vec![0], slots: Vec::new(), pn: Vec::new(), dn: Vec::new(), index: IdTable::default(), links: 0 }
+        Graph {
+            keys: Vec::new(),
+            first: vec![0],
+            slots: Vec::new(),
+            pn: Vec::new(),
+            dn: Vec::new(),
+            index: IdTable::default(),
+            links: 0,
+        }
     }
 }
 
@@ -554,7 +562,13 @@ impl SearchState {
             .checked_add(n.checked_mul(16 + 4).unwrap_or(u64::MAX))
             .and_then(|x| x.checked_add(4))
             .and_then(|x| x.checked_add(s.checked_mul(4)?));
-        if head[36] > 1 || head[37] > 1 || n == 0 || n > MAX_NODES as u64 || s >= u64::from(u32::MAX) || expected != Some(size) {
+        if head[36] > 1
+            || head[37] > 1
+            || n == 0
+            || n > MAX_NODES as u64
+            || s >= u64::from(u32::MAX)
+            || expected != Some(size)
+        {
             return Err(bad(format!("truncated or inconsistent: {size} bytes for {n} positions and {s} slots")));
         }
         let (n, s) = (n as usize, s as usize);

@@ -249,7 +249,9 @@ mod tests {
 
     #[test]
     fn keys_round_trip() {
-        for text in ["BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", "...../..B../...../.W.W./..... b", "...../...../...../...../..... w"] {
+        for text in
+            ["BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", "...../..B../...../.W.W./..... b", "...../...../...../...../..... w"]
+        {
             let pos: Position = text.parse().unwrap();
             assert_eq!(position(key(&pos)), pos);
         }

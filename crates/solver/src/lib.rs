@@ -27,8 +27,8 @@
 
 pub mod certificate;
 mod compact;
-pub mod reachable;
 mod graph;
+pub mod reachable;
 mod resume;
 mod store;
 pub mod threshold;
@@ -42,12 +42,12 @@ use alq_engine::{Move, Position};
 use alq_tablebase::{Tablebase, TbError, Value};
 use thiserror::Error;
 
+pub use certificate::{check as check_certificate, Certificate, CheckReport};
+pub use compact::SearchState;
 pub use graph::{key, position};
 use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};
-pub use certificate::{check as check_certificate, Certificate, CheckReport};
 pub use resume::{load_state, save_state, SavedState};
 pub use store::ProvenStore;
-pub use compact::SearchState;
 pub use threshold::{Goal, Outcome, ThresholdResult, ThresholdSolver};
 
 /// Errors of the solver. File errors name the file.
@@ -197,7 +197,14 @@ impl<'a> Solver<'a> {
     /// without tables (see [`Solver::set_rules`]).
     pub fn new(tb: Option<&'a Tablebase>) -> Solver<'a> {
         let rules = tb.map_or(alq_engine::RuleSet::BrainKing, |t| t.rules());
-        Solver { tb, rules, proven: KeyMap::default(), expanded: KeyMap::default(), keep_expanded: false, max_proven: 8_000_000 }
+        Solver {
+            tb,
+            rules,
+            proven: KeyMap::default(),
+            expanded: KeyMap::default(),
+            keep_expanded: false,
+            max_proven: 8_000_000,
+        }
     }
 
     /// Solves under `rules` (the caller checks that the tables, if any, were
@@ -309,7 +316,13 @@ impl<'a> Solver<'a> {
             let upper = g.analyse(&preds, root_side, Frontier::BestForRoot);
             peak = peak.max(g.memory_bytes() + preds_bytes(&g));
             rounds += 1;
-            progress(&Progress { nodes, graph_nodes: g.len(), lower: lower[0], upper: upper[0], elapsed: start.elapsed() });
+            progress(&Progress {
+                nodes,
+                graph_nodes: g.len(),
+                lower: lower[0],
+                upper: upper[0],
+                elapsed: start.elapsed(),
+            });
             if lower[0] == upper[0] || out_of_budget {
                 break (lower, upper);
             }

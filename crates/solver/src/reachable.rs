@@ -98,7 +98,10 @@ pub fn count_reachable(
                         // Growing doubles the set while the old one is still held.
                         if held + set_bytes(seen.capacity()) + set_bytes(seen.capacity() * 2) > memory_bytes {
                             let found = seen.len() as u64;
-                            return (layers, Some(Stopped { pieces: n, found, memory_bytes: held + set_bytes(seen.capacity()) }));
+                            return (
+                                layers,
+                                Some(Stopped { pieces: n, found, memory_bytes: held + set_bytes(seen.capacity()) }),
+                            );
                         }
                     }
                     if seen.insert(ck) {
@@ -114,7 +117,8 @@ pub fn count_reachable(
                 }
             }
         }
-        let layer = Layer { pieces: n, positions: seen.len() as u64, white_to_move: white, ended, elapsed: t0.elapsed() };
+        let layer =
+            Layer { pieces: n, positions: seen.len() as u64, white_to_move: white, ended, elapsed: t0.elapsed() };
         done(&layer);
         layers.push(layer);
     }

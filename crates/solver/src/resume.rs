@@ -174,7 +174,10 @@ mod tests {
         v1.extend_from_slice(&sum.to_le_bytes());
         std::fs::write(&path, &v1).unwrap();
         let old = load_state(&path).unwrap();
-        assert_eq!((old.rules, &old.proven, &old.expanded), (alq_engine::RuleSet::BrainKing, &state.proven, &state.expanded));
+        assert_eq!(
+            (old.rules, &old.proven, &old.expanded),
+            (alq_engine::RuleSet::BrainKing, &state.proven, &state.expanded)
+        );
         save_state(&path, &state).unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[30] ^= 1;

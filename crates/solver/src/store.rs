@@ -112,7 +112,12 @@ impl ProvenStore {
         for i in 0..n as usize {
             let word = u64_at(HEADER + 8 * i);
             let (k, bits) = (word & KEY_BITS, (word >> 56) as u8);
-            if word >> 51 & 0x1f != 0 || bits >> 4 != 0 || bits == 0 || contradicts(bits) || last.is_some_and(|l| l >= k) {
+            if word >> 51 & 0x1f != 0
+                || bits >> 4 != 0
+                || bits == 0
+                || contradicts(bits)
+                || last.is_some_and(|l| l >= k)
+            {
                 return Err(bad(format!("entry {i} is not a sorted, consistent position answer")));
             }
             last = Some(k);

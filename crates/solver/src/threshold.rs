@@ -110,9 +110,10 @@ impl FromStr for Goal {
     type Err = String;
 
     fn from_str(s: &str) -> Result<Goal, String> {
-        Goal::ALL.into_iter().find(|g| g.name() == s).ok_or_else(|| {
-            format!("unknown goal {s:?}: expected white-wins, white-draws, black-wins or black-draws")
-        })
+        Goal::ALL
+            .into_iter()
+            .find(|g| g.name() == s)
+            .ok_or_else(|| format!("unknown goal {s:?}: expected white-wins, white-draws, black-wins or black-draws"))
     }
 }
 
@@ -339,7 +340,14 @@ impl<'a> ThresholdSolver<'a> {
     /// strategy with the ranks of the sure attractor; when it does not,
     /// the defender's strategy that stays out of the possible attractor.
     /// Only positions the strategy reaches are written.
-    fn certificate(&self, g: &Graph, status: &[u8], rank: &[u32], attacker: Side, wins: bool) -> Result<Certificate, SolveError> {
+    fn certificate(
+        &self,
+        g: &Graph,
+        status: &[u8],
+        rank: &[u32],
+        attacker: Side,
+        wins: bool,
+    ) -> Result<Certificate, SolveError> {
         let (holder, keep) = if wins { (attacker, YES) } else { (attacker.opponent(), NO) };
         let goal = match (holder, wins) {
             (Side::White, true) => Goal::WhiteWins,
@@ -465,7 +473,10 @@ impl<'a> ThresholdSolver<'a> {
                 } else if state.attacker != attacker {
                     Some(format!("it asks whether {:?} wins, {goal} asks whether {attacker:?} does", state.attacker))
                 } else if state.table_pieces != table_pieces {
-                    Some(format!("its leaves come from tables to {} pieces, these go to {table_pieces}", state.table_pieces))
+                    Some(format!(
+                        "its leaves come from tables to {} pieces, these go to {table_pieces}",
+                        state.table_pieces
+                    ))
                 } else if state.certificates != self.certificates {
                     Some("it was made with certificates asked for; the search must be resumed the same way".into())
                 } else {
@@ -529,7 +540,11 @@ impl<'a> ThresholdSolver<'a> {
                 g.refresh(self.rules);
             }
             let preds = g.predecessors();
-            status = g.attractor(attacker, &preds, true).into_iter().map(|r| if r == INF { NO } else { OPEN }).collect::<Vec<u8>>();
+            status = g
+                .attractor(attacker, &preds, true)
+                .into_iter()
+                .map(|r| if r == INF { NO } else { OPEN })
+                .collect::<Vec<u8>>();
             for (s, r) in status.iter_mut().zip(g.attractor(attacker, &preds, false)) {
                 if r != INF {
                     *s = YES;
@@ -545,8 +560,24 @@ impl<'a> ThresholdSolver<'a> {
             progress(&ThresholdProgress {
                 nodes: prior + nodes,
                 graph_nodes: g.len(),
-                proof_number: if settled { if status[0] == YES { 0 } else { INF } } else { g.pn[0] },
-                disproof_number: if settled { if status[0] == NO { 0 } else { INF } } else { g.dn[0] },
+                proof_number: if settled {
+                    if status[0] == YES {
+                        0
+                    } else {
+                        INF
+                    }
+                } else {
+                    g.pn[0]
+                },
+                disproof_number: if settled {
+                    if status[0] == NO {
+                        0
+                    } else {
+                        INF
+                    }
+                } else {
+                    g.dn[0]
+                },
                 elapsed: start.elapsed(),
             });
             if settled || out_of_budget {

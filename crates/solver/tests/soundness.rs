@@ -20,7 +20,17 @@ fn tables() -> &'static Tablebase {
     static TB: OnceLock<Tablebase> = OnceLock::new();
     TB.get_or_init(|| {
         let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-tb6-{}", std::process::id()));
-        build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+        build(
+            &dir,
+            &BuildOptions {
+                pieces: 6,
+                shard: None,
+                rules: alq_engine::RuleSet::BrainKing,
+                kind: alq_tablebase::Kind::Distance,
+            },
+            &mut |_| {},
+        )
+        .unwrap();
         let tb = Tablebase::open(&dir).unwrap();
         assert_eq!(tb.max_pieces(), 6);
         tb
@@ -32,13 +42,7 @@ fn unlimited() -> Budget {
 }
 
 /// `shared`: one solver for every position; `None`: a fresh one each time.
-fn check_against_tables(
-    mut shared: Option<&mut Solver<'_>>,
-    seed: u64,
-    count: usize,
-    min: u32,
-    max: u32,
-) -> [u32; 3] {
+fn check_against_tables(mut shared: Option<&mut Solver<'_>>, seed: u64, count: usize, min: u32, max: u32) -> [u32; 3] {
     let tb = tables();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut seen = [0u32; 3];
@@ -174,7 +178,12 @@ fn bounds_are_sound_when_the_budget_runs_out() {
         let pos = random_position(&mut rng, 5, 6);
         let truth = tb.probe(&pos).unwrap();
         let r = Solver::new(None).solve(&pos, &Budget::nodes(40)).unwrap();
-        assert!(r.lower.preference(&truth).is_le() && truth.preference(&r.upper).is_le(), "{pos}: {} ≤ {truth} ≤ {}", r.lower, r.upper);
+        assert!(
+            r.lower.preference(&truth).is_le() && truth.preference(&r.upper).is_le(),
+            "{pos}: {} ≤ {truth} ≤ {}",
+            r.lower,
+            r.upper
+        );
         match r.proof {
             Proof::Exact(v) => assert_eq!(v, truth, "{pos}"),
             Proof::WinWithin(d) => assert!(matches!(truth, Value::Win(t) if t <= d), "{pos}: {truth} vs win ≤ {d}"),
@@ -230,7 +239,12 @@ fn classic_solver_matches_the_classic_tables() {
     use alq_engine::RuleSet;
     let dir: PathBuf = std::env::temp_dir().join(format!("alq-solver-classic4-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+    build(
+        &dir,
+        &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance },
+        &mut |_| {},
+    )
+    .unwrap();
     let tb = Tablebase::open(&dir).unwrap();
     assert_eq!(tb.rules(), RuleSet::Classic);
     let mut rng = ChaCha8Rng::seed_from_u64(15);

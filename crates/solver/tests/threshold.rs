@@ -194,7 +194,11 @@ fn certificates_check_and_tampered_ones_are_rejected() {
             let other = pos.with_side_to_move(pos.side_to_move().opponent());
             assert!(check_certificate(&cert, &other, Some(tb)).unwrap_err().contains("not for"));
             let win_goal = matches!(proved, Goal::WhiteWins | Goal::BlackWins);
-            if win_goal { wins += 1 } else { draws += 1 }
+            if win_goal {
+                wins += 1
+            } else {
+                draws += 1
+            }
             // Tampering: drop an entry a move leads to (not the root).
             let root = cert.root;
             if let Some(i) = cert.entries.iter().position(|e| e.key != root) {
@@ -226,7 +230,10 @@ fn certificates_check_and_tampered_ones_are_rejected() {
             }
         }
     }
-    assert!(wins > 10 && draws > 10 && rejected > 50, "{wins} win and {draws} draw certificates, {rejected} tamperings");
+    assert!(
+        wins > 10 && draws > 10 && rejected > 50,
+        "{wins} win and {draws} draw certificates, {rejected} tamperings"
+    );
 }
 
 #[test]
@@ -274,7 +281,8 @@ fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
         let mut fresh = ThresholdSolver::new(None, Some(hce()));
         let r0 = fresh.solve(pos, Goal::BlackWins, &unlimited(), &mut |_| {}).unwrap();
         let r1 = later.solve(pos, Goal::BlackWins, &unlimited(), &mut |_| {}).unwrap();
-        let expected = if Goal::BlackWins.holds(pos.side_to_move(), value) { Outcome::Proven } else { Outcome::Disproven };
+        let expected =
+            if Goal::BlackWins.holds(pos.side_to_move(), value) { Outcome::Proven } else { Outcome::Disproven };
         assert_eq!((r0.outcome, r1.outcome), (expected, expected), "{pos}");
         before += r0.nodes;
         after += r1.nodes;
@@ -327,10 +335,22 @@ fn a_search_stopped_by_its_budget_resumes_from_its_saved_state() {
         assert_eq!((loaded.nodes, loaded.graph_nodes()), (first.nodes, first.graph_nodes));
         // Another goal, position or table set is refused.
         let mut other = ThresholdSolver::new(Some(leaves()), Some(hce()));
-        let wrong = other.solve_resumable(&pos, Goal::WhiteWins, &unlimited(), Some(alq_solver::SearchState::load(&file).unwrap()), &mut |_| {});
+        let wrong = other.solve_resumable(
+            &pos,
+            Goal::WhiteWins,
+            &unlimited(),
+            Some(alq_solver::SearchState::load(&file).unwrap()),
+            &mut |_| {},
+        );
         assert!(wrong.err().unwrap().to_string().contains("does not match"));
         let mut no_tables = ThresholdSolver::new(None, Some(hce()));
-        let wrong = no_tables.solve_resumable(&pos, goal, &unlimited(), Some(alq_solver::SearchState::load(&file).unwrap()), &mut |_| {});
+        let wrong = no_tables.solve_resumable(
+            &pos,
+            goal,
+            &unlimited(),
+            Some(alq_solver::SearchState::load(&file).unwrap()),
+            &mut |_| {},
+        );
         assert!(wrong.err().unwrap().to_string().contains("tables"));
         // Resumed, it settles the goal as the tables say, counting on from the saved nodes.
         let mut again = ThresholdSolver::new(Some(leaves()), Some(hce()));
@@ -352,7 +372,8 @@ fn a_search_stopped_by_its_budget_resumes_from_its_saved_state() {
     assert!(err.contains("search.state") && err.contains("checksum"), "{err}");
     std::fs::write(&file, &bytes[..bytes.len() - 5]).unwrap();
     assert!(alq_solver::SearchState::load(&file).err().unwrap().to_string().contains("truncated"));
-    std::fs::write(&file, b"ALQPROV\n and more bytes than a header needs, surely more than sixty-eight of them in all").unwrap();
+    std::fs::write(&file, b"ALQPROV\n and more bytes than a header needs, surely more than sixty-eight of them in all")
+        .unwrap();
     assert!(alq_solver::SearchState::load(&file).err().unwrap().to_string().contains("magic"));
     std::fs::remove_dir_all(&dir).unwrap();
 }

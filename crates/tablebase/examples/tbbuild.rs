@@ -24,7 +24,10 @@ fn main() {
             eprintln!("    sweep and pass 0: {:.1} s", unit_started.elapsed().as_secs_f64())
         }
         alq_tablebase::Event::UnitDone { unit, positions, seconds, passes } => {
-            eprintln!("{:8.1}s {unit}: {positions} entries, {passes} passes, {seconds:.1} s", started.elapsed().as_secs_f64())
+            eprintln!(
+                "{:8.1}s {unit}: {positions} entries, {passes} passes, {seconds:.1} s",
+                started.elapsed().as_secs_f64()
+            )
         }
         alq_tablebase::Event::LevelDone { pieces, seconds } => eprintln!("level {pieces}: {seconds:.1} s"),
         _ => {}

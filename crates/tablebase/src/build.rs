@@ -10,10 +10,12 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use crate::error::TbError;
-use crate::format::{folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Kind, Layout, Table, HEADER_LEN};
-use alq_engine::RuleSet;
+use crate::format::{
+    folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Kind, Layout, Table, HEADER_LEN,
+};
 use crate::index::{Material, Scheme};
 use crate::solve::{solve_unit, Lookup, Phase};
+use alq_engine::RuleSet;
 
 /// This build's share of each level: units `i` with `i % count == index`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,7 +114,11 @@ pub enum Outcome {
 }
 
 fn missing_units(dir: &Path, rules: RuleSet, kind: Kind, pieces: u32) -> Vec<(usize, Unit)> {
-    units(pieces).into_iter().enumerate().filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, rules, m, kind))).collect()
+    units(pieces)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, u)| !u.iter().all(|&m| table_exists(dir, rules, m, kind)))
+        .collect()
 }
 
 /// Builds (or completes) the tables for up to `options.pieces` pieces in
@@ -236,7 +242,8 @@ pub fn estimate(pieces: u32, kind: Kind, threads: usize) -> Vec<LevelEstimate> {
                 pieces: n,
                 positions,
                 memory_bytes,
-                disk_bytes: classes.iter().map(|m| kind.data_len(slots(m))).sum::<u64>() + (HEADER_LEN * classes.len()) as u64,
+                disk_bytes: classes.iter().map(|m| kind.data_len(slots(m))).sum::<u64>()
+                    + (HEADER_LEN * classes.len()) as u64,
                 seconds: positions as f64 * nanos_per_entry(n) * 1e-9 / threads.max(1) as f64,
             }
         })

@@ -73,14 +73,22 @@ pub fn verify_resuming(
 
 type Progress<'a> = (&'a HashSet<String>, &'a mut std::fs::File, &'a Path);
 
-fn verify_classes(tb: &mut Tablebase, mut progress: Option<Progress<'_>>, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
+fn verify_classes(
+    tb: &mut Tablebase,
+    mut progress: Option<Progress<'_>>,
+    report: &mut dyn FnMut(VerifyEvent),
+) -> Result<u64, TbError> {
     let mut checked = 0;
     for kind in [Kind::Distance, Kind::Wdl] {
         let Some(max) = tb.coverage(kind) else { continue };
         for pieces in 0..=max {
             for material in Material::with_pieces(pieces) {
                 let line = match &progress {
-                    Some(_) => Some(format!("{} {:016x}", kind.file_name(material), header_checksum(tb.dir(), kind, material)?)),
+                    Some(_) => Some(format!(
+                        "{} {:016x}",
+                        kind.file_name(material),
+                        header_checksum(tb.dir(), kind, material)?
+                    )),
                     None => None,
                 };
                 if let (Some((done, _, _)), Some(line)) = (&progress, &line) {
@@ -128,56 +136,55 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
     let partner = material.flipped();
     tables[partner.mover as usize][partner.other as usize] = Some(tb.table_of(partner, kind)?);
     for c in 0..material.other {
-        tables[c as usize][material.mover as usize] = Some(tb.table_of(Material { mover: c, other: material.mover }, kind)?);
+        tables[c as usize][material.mover as usize] =
+            Some(tb.table_of(Material { mover: c, other: material.mover }, kind)?);
     }
     let view = own.view();
     let scheme = view.layout.scheme;
     let block = material.block();
-    let first_bad = (0..material.sets(scheme))
-        .into_par_iter()
-        .find_map_first(|set| {
-            let us = mover_set(scheme, material, set);
-            let free = FreePoints::new(us);
-            let mut squeezed: u32 = (1u32 << material.other) - 1;
-            let mut moves = MoveList::new();
-            for j in 0..block {
-                let them = free.deposit(squeezed);
-                if squeezed != 0 {
-                    squeezed = next_combination(squeezed);
-                }
-                moves.clear();
-                denormalize(us, them).generate(tb.rules().rules(), &mut moves);
-                let successor_view = |mv| {
-                    let (nu, nt, nm) = successor(us, them, mv);
-                    let table = tables[nm.mover as usize][nm.other as usize].as_ref().expect("loaded above").view();
-                    (table, table.index(nu, nt))
-                };
-                let i = set * block + j;
-                // Compared as values; text only for the error.
-                let bad = match kind {
-                    Kind::Distance => {
-                        let expected = Value::from_successors(moves.iter().map(|&mv| {
-                            let (t, k) = successor_view(mv);
-                            t.value(k)
-                        }));
-                        let stored = view.value(i);
-                        (stored != expected).then(|| (stored.to_string(), expected.to_string()))
-                    }
-                    Kind::Wdl => {
-                        let expected = Wdl::from_successors(moves.iter().map(|&mv| {
-                            let (t, k) = successor_view(mv);
-                            t.wdl(k)
-                        }));
-                        let stored = view.wdl(i);
-                        (stored != expected).then(|| (stored.to_string(), expected.to_string()))
-                    }
-                };
-                if let Some((stored, expected)) = bad {
-                    return Some((us, them, stored, expected));
-                }
+    let first_bad = (0..material.sets(scheme)).into_par_iter().find_map_first(|set| {
+        let us = mover_set(scheme, material, set);
+        let free = FreePoints::new(us);
+        let mut squeezed: u32 = (1u32 << material.other) - 1;
+        let mut moves = MoveList::new();
+        for j in 0..block {
+            let them = free.deposit(squeezed);
+            if squeezed != 0 {
+                squeezed = next_combination(squeezed);
             }
-            None
-        });
+            moves.clear();
+            denormalize(us, them).generate(tb.rules().rules(), &mut moves);
+            let successor_view = |mv| {
+                let (nu, nt, nm) = successor(us, them, mv);
+                let table = tables[nm.mover as usize][nm.other as usize].as_ref().expect("loaded above").view();
+                (table, table.index(nu, nt))
+            };
+            let i = set * block + j;
+            // Compared as values; text only for the error.
+            let bad = match kind {
+                Kind::Distance => {
+                    let expected = Value::from_successors(moves.iter().map(|&mv| {
+                        let (t, k) = successor_view(mv);
+                        t.value(k)
+                    }));
+                    let stored = view.value(i);
+                    (stored != expected).then(|| (stored.to_string(), expected.to_string()))
+                }
+                Kind::Wdl => {
+                    let expected = Wdl::from_successors(moves.iter().map(|&mv| {
+                        let (t, k) = successor_view(mv);
+                        t.wdl(k)
+                    }));
+                    let stored = view.wdl(i);
+                    (stored != expected).then(|| (stored.to_string(), expected.to_string()))
+                }
+            };
+            if let Some((stored, expected)) = bad {
+                return Some((us, them, stored, expected));
+            }
+        }
+        None
+    });
     match first_bad {
         None => Ok(()),
         Some((us, them, stored, expected)) => Err(TbError::Inconsistent {
@@ -290,10 +297,14 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
             Value::Draw => {}
         }
     }
-    if let Some(byte) = (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Win(_))) {
+    if let Some(byte) =
+        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Win(_)))
+    {
         stats.longest_win = Some((u16::from(byte) - 1, example(byte)));
     }
-    if let Some(byte) = (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Loss(_))) {
+    if let Some(byte) =
+        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Loss(_)))
+    {
         stats.longest_loss = Some((u16::from(byte) - 1, example(byte)));
     }
     Ok(stats)
@@ -305,7 +316,13 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
 /// builds by different routes, or of different kinds, must agree. Every slot
 /// of `a` is compared, spare slots too. Stops at the first difference.
 /// Returns the number of entries compared.
-pub fn compare_wdl(a: &Tablebase, kind: Kind, b: &Tablebase, up_to: u32, report: &mut dyn FnMut(VerifyEvent)) -> Result<u64, TbError> {
+pub fn compare_wdl(
+    a: &Tablebase,
+    kind: Kind,
+    b: &Tablebase,
+    up_to: u32,
+    report: &mut dyn FnMut(VerifyEvent),
+) -> Result<u64, TbError> {
     let mut compared = 0;
     for material in Material::up_to(up_to) {
         let started = Instant::now();

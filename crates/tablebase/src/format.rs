@@ -274,7 +274,14 @@ pub fn remove_stale_temporaries(dir: &Path) -> Result<usize, TbError> {
 
 /// Checks a header against what the file at `path` should hold; `length` is
 /// the whole file's length. Returns the layout the header names.
-fn check_header(path: &Path, h: &[u8], rules: RuleSet, material: Material, kind: Kind, length: u64) -> Result<Layout, TbError> {
+fn check_header(
+    path: &Path,
+    h: &[u8],
+    rules: RuleSet,
+    material: Material,
+    kind: Kind,
+    length: u64,
+) -> Result<Layout, TbError> {
     let path = || path.to_path_buf();
     if h.len() < HEADER_LEN || h[0..8] != MAGIC {
         return Err(TbError::BadMagic { path: path() });
@@ -434,7 +441,14 @@ fn open_error(dir: &Path, path: &Path, material: Material, e: std::io::Error) ->
 
 /// Checks the start of a file (its header, or all of it when shorter) whose
 /// whole length is `length`; returns the layout the header names.
-fn check_start(path: &Path, start: &[u8], rules: RuleSet, material: Material, kind: Kind, length: u64) -> Result<Layout, TbError> {
+fn check_start(
+    path: &Path,
+    start: &[u8],
+    rules: RuleSet,
+    material: Material,
+    kind: Kind,
+    length: u64,
+) -> Result<Layout, TbError> {
     if start.len() < HEADER_LEN {
         if start.len() >= 8 && start[0..8] != MAGIC {
             return Err(TbError::BadMagic { path: path.to_path_buf() });

@@ -414,7 +414,9 @@ mod tests {
 
     #[test]
     fn index_round_trips_and_is_dense() {
-        for material in [Material { mover: 2, other: 1 }, Material { mover: 0, other: 3 }, Material { mover: 3, other: 0 }] {
+        for material in
+            [Material { mover: 2, other: 1 }, Material { mover: 0, other: 3 }, Material { mover: 3, other: 0 }]
+        {
             for i in 0..material.positions() {
                 let (us, them) = position_at(material, i);
                 assert_eq!(us & them, 0);
@@ -445,12 +447,21 @@ mod tests {
 
     #[test]
     fn mirror_index_round_trips_and_halves_the_classes() {
-        for material in [Material { mover: 2, other: 1 }, Material { mover: 1, other: 2 }, Material { mover: 3, other: 0 }, Material { mover: 0, other: 2 }] {
+        for material in [
+            Material { mover: 2, other: 1 },
+            Material { mover: 1, other: 2 },
+            Material { mover: 3, other: 0 },
+            Material { mover: 0, other: 2 },
+        ] {
             let slots = material.slots(Scheme::Mirror);
             // A mover's set that is its own mirror image keeps its whole
             // block (the empty set of 0vN classes among them).
             if material.mover > 0 {
-                assert!(slots * 2 >= material.positions() && slots * 2 < material.positions() + material.positions() / 5 + 50, "{material}: {slots}");
+                assert!(
+                    slots * 2 >= material.positions()
+                        && slots * 2 < material.positions() + material.positions() / 5 + 50,
+                    "{material}: {slots}"
+                );
             } else {
                 assert_eq!(slots, material.positions());
             }

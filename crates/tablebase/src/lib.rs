@@ -35,10 +35,13 @@ pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, Le
 pub use check::{class_stats, compare_wdl, verify, verify_resuming, ClassStats, VerifyEvent};
 pub use error::TbError;
 pub use format::{
-    checksum, folder_rules, Checksum, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path, table_path_of,
-    write_table, DiskTable, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
+    checksum, folder_rules, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path,
+    table_path_of, write_table, Checksum, DiskTable, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
 };
-pub use index::{binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material, Scheme};
+pub use index::{
+    binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material,
+    Scheme,
+};
 pub use probe::{Source, Tablebase};
 pub use solve::Phase;
 pub use value::{wdl_code, wdl_from_code, Value, Wdl, MAX_DISTANCE};

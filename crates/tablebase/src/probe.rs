@@ -282,7 +282,6 @@ impl Tablebase {
     }
 }
 
-
 /// The search's view of the tables: a table that cannot be read counts as
 /// not covering the position (the search then goes on without it; `alq tb
 /// verify` finds damaged files).

@@ -48,8 +48,8 @@ use rayon::prelude::*;
 use crate::error::TbError;
 use crate::format::{pack_wdl, Kind, TableView};
 use crate::index::{
-    canonical, denormalize, index_canonical, index_in, is_spare, mirror, mover_set, next_combination, rotate, unrank, FreePoints, Material, Scheme,
-    ALL, POINTS,
+    canonical, denormalize, index_canonical, index_in, is_spare, mirror, mover_set, next_combination, rotate, unrank,
+    FreePoints, Material, Scheme, ALL, POINTS,
 };
 use crate::value::{Value, Wdl, MAX_DISTANCE};
 

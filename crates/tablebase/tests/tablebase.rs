@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use alq_engine::{Bitboard, Position, Side};
 use alq_tablebase::{
-    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, TbError, Tablebase, Value, VerifyEvent,
-    Wdl,
+    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, Tablebase,
+    TbError, Value, VerifyEvent, Wdl,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -28,7 +28,17 @@ fn six() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         let dir = scratch("six");
-        let outcome = build(&dir, &BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+        let outcome = build(
+            &dir,
+            &BuildOptions {
+                pieces: 6,
+                shard: None,
+                rules: alq_engine::RuleSet::BrainKing,
+                kind: alq_tablebase::Kind::Distance,
+            },
+            &mut |_| {},
+        )
+        .unwrap();
         assert_eq!(outcome, Outcome::Complete);
         dir
     })
@@ -78,7 +88,11 @@ impl Naive {
                     .iter()
                     .map(|&mv| {
                         let next = pos.play(mv);
-                        let key = (next.pieces(Side::White).0, next.pieces(Side::Black).0, next.side_to_move() == Side::Black);
+                        let key = (
+                            next.pieces(Side::White).0,
+                            next.pieces(Side::Black).0,
+                            next.side_to_move() == Side::Black,
+                        );
                         ids[&key]
                     })
                     .collect()
@@ -175,7 +189,12 @@ fn values_equal_an_independent_brute_force_solver() {
 fn classic_tables_equal_the_brute_force_solver_and_keep_to_their_rules() {
     use alq_engine::RuleSet;
     let dir = scratch("classic4");
-    let outcome = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+    let outcome = build(
+        &dir,
+        &BuildOptions { pieces: 4, shard: None, rules: RuleSet::Classic, kind: alq_tablebase::Kind::Distance },
+        &mut |_| {},
+    )
+    .unwrap();
     assert_eq!(outcome, Outcome::Complete);
     let tb = Tablebase::open(&dir).unwrap();
     assert_eq!(tb.rules(), RuleSet::Classic);
@@ -195,7 +214,12 @@ fn classic_tables_equal_the_brute_force_solver_and_keep_to_their_rules() {
     assert!(verify(&mut verified, &mut |_| {}).unwrap() > 0);
     // One folder, one rule set: a BrainKing build into it is refused, and the
     // tables refuse to stand in for BrainKing's.
-    let err = build(&dir, &BuildOptions { pieces: 4, shard: None, rules: RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap_err();
+    let err = build(
+        &dir,
+        &BuildOptions { pieces: 4, shard: None, rules: RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance },
+        &mut |_| {},
+    )
+    .unwrap_err();
     assert!(matches!(err, TbError::Rules { .. }), "{err}");
     let err = tb.expect_rules(RuleSet::BrainKing).unwrap_err().to_string();
     assert!(err.contains("classic") && err.contains("brainking"), "{err}");
@@ -212,7 +236,11 @@ fn symmetric_positions_have_equal_values() {
         let v = tb.probe(&pos).unwrap();
         assert_eq!(tb.probe(&pos.mirror()).unwrap(), v, "mirror of {pos}");
         let rot = |bb: Bitboard| Bitboard(bb.0.reverse_bits() >> 7);
-        let twin = Position::from_parts(rot(pos.pieces(Side::Black)), rot(pos.pieces(Side::White)), pos.side_to_move().opponent());
+        let twin = Position::from_parts(
+            rot(pos.pieces(Side::Black)),
+            rot(pos.pieces(Side::White)),
+            pos.side_to_move().opponent(),
+        );
         assert_eq!(tb.probe(&twin).unwrap(), v, "colour-flipped twin of {pos}");
         let moves = tb.probe_moves(&pos).unwrap();
         if let Some((_, best)) = moves.first() {
@@ -286,7 +314,8 @@ fn verify_finds_a_wrong_value() {
     let mut values = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap().data().to_vec();
     let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
     values[i] = Value::Win(3).to_byte().unwrap();
-    alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, Layout::current(Kind::Distance), &values).unwrap();
+    alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, Layout::current(Kind::Distance), &values)
+        .unwrap();
     let mut tb = Tablebase::open(&dir).unwrap();
     let err = verify(&mut tb, &mut |_| {}).unwrap_err();
     assert!(matches!(err, TbError::Inconsistent { .. }), "{err}");
@@ -336,7 +365,8 @@ fn damaged_truncated_and_mismatched_files_are_refused_by_name() {
     assert!(err.to_string().contains("0v0.alqtb"), "{err}");
     // A missing class is named.
     std::fs::remove_file(dir.join("0v0.alqtb")).unwrap();
-    let err = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, Material { mover: 0, other: 0 }).unwrap_err();
+    let err =
+        alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, Material { mover: 0, other: 0 }).unwrap_err();
     assert!(matches!(err, TbError::Missing { .. }) && err.to_string().contains("0v0.alqtb"), "{err}");
 }
 
@@ -348,7 +378,17 @@ fn three_shards_give_byte_identical_files() {
         let mut waiting = false;
         for index in 0..3 {
             let shard = Shard { index, count: 3 };
-            let outcome = build(&dir, &BuildOptions { pieces: 6, shard: Some(shard), rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance }, &mut |_| {}).unwrap();
+            let outcome = build(
+                &dir,
+                &BuildOptions {
+                    pieces: 6,
+                    shard: Some(shard),
+                    rules: alq_engine::RuleSet::BrainKing,
+                    kind: alq_tablebase::Kind::Distance,
+                },
+                &mut |_| {},
+            )
+            .unwrap();
             waiting |= outcome != Outcome::Complete;
         }
         rounds += 1;
@@ -415,7 +455,10 @@ fn search_with_tables_plays_and_scores_by_them() {
             }
             Score::Loss(p) => {
                 claims += 1;
-                assert!(matches!(exact, Value::Loss(d) if u32::from(d) <= p), "{pos}: claimed loss {p}, tables {exact}");
+                assert!(
+                    matches!(exact, Value::Loss(d) if u32::from(d) <= p),
+                    "{pos}: claimed loss {p}, tables {exact}"
+                );
             }
             Score::Draw => {
                 claims += 1;
@@ -575,7 +618,8 @@ fn version_1_files_are_still_read_and_built_on() {
     let options = BuildOptions { pieces: 5, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Distance };
     assert_eq!(build(&dir, &options, &mut |_| {}).unwrap(), Outcome::Complete);
     for m in Material::with_pieces(5) {
-        let (a, b) = (std::fs::read(six().join(m.file_name())).unwrap(), std::fs::read(dir.join(m.file_name())).unwrap());
+        let (a, b) =
+            (std::fs::read(six().join(m.file_name())).unwrap(), std::fs::read(dir.join(m.file_name())).unwrap());
         assert!(a == b, "{m}: the build on version 1 files differs");
     }
     let tb = Tablebase::open(&dir).unwrap();
@@ -610,7 +654,10 @@ fn damaged_and_mismatched_wdl_files_are_refused_by_name() {
     assert!(matches!(err, TbError::Length { .. }) && err.to_string().contains(&name), "{err}");
     let distance = std::fs::read(six().join(m.file_name())).unwrap();
     let err = read(&distance, Kind::Wdl);
-    assert!(matches!(err, TbError::ValueEncoding { found: 1, expected: 2, .. }) && err.to_string().contains(&name), "{err}");
+    assert!(
+        matches!(err, TbError::ValueEncoding { found: 1, expected: 2, .. }) && err.to_string().contains(&name),
+        "{err}"
+    );
     let err = read(&good, Kind::Distance);
     assert!(matches!(err, TbError::ValueEncoding { found: 2, .. }) && err.to_string().contains("3v2.alqtb"), "{err}");
     let mut bad = good.clone();

@@ -42,7 +42,9 @@ fn main() {
                 .install(|| bench(&args[2], threads, &hidden))
         }
         _ => {
-            eprintln!("usage: throughput dump GAMES.csv OUT.f32 | throughput bench SAMPLES.f32 [THREADS [HIDDEN e.g. 64,16]]");
+            eprintln!(
+                "usage: throughput dump GAMES.csv OUT.f32 | throughput bench SAMPLES.f32 [THREADS [HIDDEN e.g. 64,16]]"
+            );
             std::process::exit(2);
         }
     }
@@ -86,7 +88,10 @@ fn bench(path: &str, threads: usize, hidden: &[usize]) {
         let mut loss_sum = 0.0;
         for start in (0..n).step_by(batch) {
             let end = (start + batch).min(n);
-            let x = Tensor::<2>::from_data(TensorData::new(xs[start * INPUTS..end * INPUTS].to_vec(), [end - start, INPUTS]), &device);
+            let x = Tensor::<2>::from_data(
+                TensorData::new(xs[start * INPUTS..end * INPUTS].to_vec(), [end - start, INPUTS]),
+                &device,
+            );
             let y = Tensor::<2>::from_data(TensorData::new(ys[start..end].to_vec(), [end - start, 1]), &device);
             let loss = (sigmoid(model.forward(x)) - y).square().mean();
             let grads = GradientsParams::from_grads(loss.backward(), &model);

@@ -174,7 +174,11 @@ pub struct Counts {
 
 /// Counts the samples of each part without building them (for progress and
 /// the learning-rate schedule), and those the tables give exact targets.
-pub fn count(files: &[PathBuf], config: &TrainConfig, tables: Option<&dyn EndgameTables>) -> Result<Counts, RecordError> {
+pub fn count(
+    files: &[PathBuf],
+    config: &TrainConfig,
+    tables: Option<&dyn EndgameTables>,
+) -> Result<Counts, RecordError> {
     let mut samples = Samples::new(SampleOptions {
         skip_opening: config.skip_opening,
         skip_forced_captures: config.skip_forced_captures,

@@ -21,5 +21,7 @@ mod widen;
 pub use config::TrainConfig;
 pub use data::{count, exact_target, for_each_batch, is_validation, score_target, target, Batch, Counts, Part};
 pub use model::ValueNet;
-pub use train::{initial_network, train, InitialNetwork, training_device, EpochMetrics, Event, TrainError, TrainSummary};
+pub use train::{
+    initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainError, TrainSummary,
+};
 pub use widen::widen;

@@ -60,12 +60,25 @@ struct State {
 /// Progress reports.
 pub enum Event<'a> {
     /// Samples of each part, and of both those with exact targets from the tables.
-    Counted { train_samples: u64, validation_samples: u64, exact_samples: u64 },
-    EpochStart { epoch: usize, epochs: usize },
-    Batch { samples: u64, loss: f64 },
+    Counted {
+        train_samples: u64,
+        validation_samples: u64,
+        exact_samples: u64,
+    },
+    EpochStart {
+        epoch: usize,
+        epochs: usize,
+    },
+    Batch {
+        samples: u64,
+        loss: f64,
+    },
     EpochEnd(&'a EpochMetrics),
     /// The `init` network had narrower hidden layers and was widened.
-    Widened { from: Vec<usize>, to: Vec<usize> },
+    Widened {
+        from: Vec<usize>,
+        to: Vec<usize>,
+    },
 }
 
 /// The outcome of a run.
@@ -111,8 +124,10 @@ fn batch_loss(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &De
     let halves = Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 0.5, 0.0], [3, 1]), device);
     let expected = log_p.exp().matmul(halves).clamp(1e-6, 1.0 - 1e-6);
     let s = Tensor::<2>::from_data(TensorData::new(batch.scores.to_vec(), [n, 1]), device);
-    let score_loss =
-        (s.clone() * expected.clone().log() + (s.neg().add_scalar(1.0)) * expected.neg().add_scalar(1.0).log()).neg().mean();
+    let score_loss = (s.clone() * expected.clone().log()
+        + (s.neg().add_scalar(1.0)) * expected.neg().add_scalar(1.0).log())
+    .neg()
+    .mean();
     cross_entropy.mul_scalar(config.result_weight) + score_loss.mul_scalar(1.0 - config.result_weight)
 }
 
@@ -168,7 +183,8 @@ pub fn train(
     let tables = match config.tablebase.trim() {
         "" => None,
         dir => {
-            let tb = alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
+            let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
+                .map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
             tb.expect_rules(config.rules).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
             Some(tb)
         }
@@ -362,12 +378,7 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, TrainErro
 
 /// Writes the checkpoint into `checkpoint.tmp/`, then swaps it in for
 /// `checkpoint/`, so a kill leaves either the old or the new one whole.
-fn save_checkpoint(
-    out: &Path,
-    model: &ValueNet,
-    optim: &impl SaveOptim,
-    state: &State,
-) -> Result<(), TrainError> {
+fn save_checkpoint(out: &Path, model: &ValueNet, optim: &impl SaveOptim, state: &State) -> Result<(), TrainError> {
     let tmp = out.join("checkpoint.tmp");
     let old = out.join("checkpoint.old");
     let dst = out.join("checkpoint");

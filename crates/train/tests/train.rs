@@ -184,7 +184,12 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     let tb = out_dir("tables");
     alq_tablebase::build(
         &tb,
-        &alq_tablebase::BuildOptions { pieces: 4, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: alq_tablebase::Kind::Distance },
+        &alq_tablebase::BuildOptions {
+            pieces: 4,
+            shard: None,
+            rules: alq_engine::RuleSet::BrainKing,
+            kind: alq_tablebase::Kind::Distance,
+        },
         &mut |_| {},
     )
     .unwrap();
