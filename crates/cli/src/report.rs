@@ -273,7 +273,7 @@ fn solve_book_goals(
         }
         let mut row = format!("| {ply} | {} |", at.len());
         for g in 0..goals.len() {
-            let count = |o| at.iter().filter(|&&i| outcomes[i][g] == o).count();
+            let count = |o| at.iter().filter(|&&i| outcomes[i].get(g) == Some(&o)).count();
             row.push_str(&format!(
                 " {} / {} |",
                 count(alq_solver::Outcome::Proven),

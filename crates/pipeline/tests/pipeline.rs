@@ -1,7 +1,7 @@
 //! The pipeline's stages driven through the library: the order in which
 //! they report, what a resumed run skips, and the refusals.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use alq_pipeline::{run_pipeline, PipelineConfig, PipelineEvent, Stage};
@@ -22,7 +22,7 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 /// Runs the pipeline and returns the stages it reported, in order.
-fn stages(config: &PipelineConfig, out: &PathBuf, resume: bool) -> Result<Vec<(usize, Stage)>, String> {
+fn stages(config: &PipelineConfig, out: &Path, resume: bool) -> Result<Vec<(usize, Stage)>, String> {
     let seen = Mutex::new(Vec::new());
     let generation = Mutex::new(0);
     let on = |e: PipelineEvent| match e {

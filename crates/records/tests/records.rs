@@ -1,6 +1,6 @@
 //! Records: writing and reading back, validation errors, samples.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use alq_engine::{Game, GameConfig, Position, Score};
 use alq_records::{GameRecord, RecordError, RecordReader, RecordWriter, SampleOptions, Samples};
@@ -64,7 +64,7 @@ fn written(records: &[GameRecord], name: &str) -> PathBuf {
     path
 }
 
-fn first_error(path: &PathBuf) -> String {
+fn first_error(path: &Path) -> String {
     let err = RecordReader::open(path).unwrap().find_map(|r| r.err()).expect("an error");
     err.to_string()
 }

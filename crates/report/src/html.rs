@@ -183,9 +183,9 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
         }
     }
     h += "</table>";
-    let _ = write!(
+    let _ = writeln!(
         h,
-        "<p class=\"note\">Source of the human figures: {}.</p></body></html>\n",
+        "<p class=\"note\">Source of the human figures: {}.</p></body></html>",
         esc(&study.brainking_source)
     );
     h

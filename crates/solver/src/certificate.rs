@@ -207,7 +207,7 @@ fn parse_entry(line: &str, rules: RuleSet) -> Result<Entry, String> {
         return Err(format!("key {k:016x} is not a position"));
     }
     let side = word("side to move")?;
-    if side.len() != 1 || side.chars().next() != Some(side_letter(k)) {
+    if side.len() != 1 || !side.starts_with(side_letter(k)) {
         return Err(format!("side {side:?} does not match the key"));
     }
     let rank = word("rank")?;
@@ -275,7 +275,7 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
                 if mover != prover {
                     return Err(format!("{pos}: a move is given for the opponent ({} is to move)", side_name(mover)));
                 }
-                if !pos.legal_moves_in(rules).iter().any(|&m| m == mv) {
+                if !pos.legal_moves_in(rules).contains(&mv) {
                     return Err(format!("{pos}: {mv} is not a legal move"));
                 }
                 follows(e, &pos, mv)?;

@@ -559,7 +559,7 @@ impl SearchState {
         let nodes = u64_at(40);
         let (n, s) = (u64_at(48), u64_at(56));
         let expected = (HEAD as u64 + 8)
-            .checked_add(n.checked_mul(16 + 4).unwrap_or(u64::MAX))
+            .checked_add(n.saturating_mul(16 + 4))
             .and_then(|x| x.checked_add(4))
             .and_then(|x| x.checked_add(s.checked_mul(4)?));
         if head[36] > 1

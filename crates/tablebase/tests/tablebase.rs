@@ -715,7 +715,7 @@ fn search_with_wdl_tables_keeps_the_value() {
         let score = r.score.to_internal();
         match value {
             Wdl::Win => assert!(score > MAX_EVAL && score <= TB_WIN, "{pos}: {score}"),
-            Wdl::Loss => assert!(score < -MAX_EVAL && score >= -TB_WIN, "{pos}: {score}"),
+            Wdl::Loss => assert!((-TB_WIN..-MAX_EVAL).contains(&score), "{pos}: {score}"),
             Wdl::Draw => assert_eq!(score, 0, "{pos}"),
         }
         let after = wdl.probe_wdl(&pos.play(r.best.unwrap())).unwrap().0.for_mover();
