@@ -8,9 +8,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_engine::{GameConfig, Limits};
-use alq_selfplay::{
-    openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, Sprt, TimeControl,
-};
+use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, TimeControl};
+use alq_stats::Sprt;
 
 #[derive(Args)]
 pub struct MatchArgs {

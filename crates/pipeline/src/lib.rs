@@ -22,8 +22,9 @@ use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_records::write_atomic;
 use alq_selfplay::{
     run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec,
-    RescoreConfig, SelfplayConfig, Shard, Sprt, SprtDecision,
+    RescoreConfig, SelfplayConfig, Shard,
 };
+use alq_stats::{Sprt, SprtDecision};
 use alq_train::{train, Event, TrainConfig};
 
 /// Why a pipeline run stopped.
@@ -496,7 +497,7 @@ impl StageResult {
     }
 
     fn promotes(&self) -> bool {
-        alq_selfplay::gate_passes(self.decision, (self.elo_ci95[0], self.elo_ci95[1]))
+        alq_stats::gate_passes(self.decision, (self.elo_ci95[0], self.elo_ci95[1]))
     }
 }
 

@@ -13,7 +13,7 @@ use alq_engine::{Side, Termination};
 use alq_records::{GameRecord, OpeningPart, RecordError, RecordReader, ReplayedGame};
 use serde::Deserialize;
 
-use crate::stats::{score_interval, wilson, Rate};
+use alq_stats::{score_interval, wilson, Rate};
 
 /// Results of a set of games. A game that reached the ply cap did not end
 /// by the rules: it is counted as unfinished, never as a draw.

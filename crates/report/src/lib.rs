@@ -28,7 +28,6 @@ mod collect;
 mod exact;
 mod html;
 pub mod plots;
-mod stats;
 pub mod study;
 
 use std::collections::BTreeMap;
@@ -37,9 +36,11 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+pub use alq_stats::{
+    difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95,
+};
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
 pub use exact::{exact_from_book, exact_from_tables};
-pub use stats::{difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95};
 pub use study::{ProvenLine, StudyInput, StudyRung, StudySummary};
 
 /// BrainKing's human Alquerque games, the reference the engine is set beside.

@@ -33,7 +33,7 @@ pub struct Kept {
 
 impl Kept {
     pub fn new(kept: u64, positions: u64) -> Kept {
-        let r = alq_report::wilson(kept as f64, positions);
+        let r = alq_stats::wilson(kept as f64, positions);
         Kept { kept, positions, rate: r.rate, ci95: r.ci95 }
     }
 

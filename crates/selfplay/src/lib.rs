@@ -1,7 +1,8 @@
 //! # alq-selfplay
 //!
 //! Players (searchers and baselines) described by text specs, opening sets,
-//! and matches between two players with Elo, pentanomial statistics and SPRT.
+//! and matches between two players with Elo, pentanomial statistics and SPRT
+//! (the statistics live in alq-stats).
 //!
 //! ```no_run
 //! use alq_engine::{GameConfig, Limits};
@@ -30,7 +31,6 @@ pub mod matches;
 pub mod openings;
 pub mod players;
 pub mod rescore;
-pub mod stats;
 pub mod study;
 
 pub use accuracy::{AccuracyPosition, AccuracyReport, Kept};
@@ -48,7 +48,6 @@ pub use players::{
     Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT,
 };
 pub use rescore::{run_rescore, RescoreConfig, RescoreSummary};
-pub use stats::{constrained_mle, gate_passes, Sprt, SprtDecision, SprtState, Tally};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};
 
 /// The balanced opening book shipped with the program

@@ -18,7 +18,7 @@ use alq_records::{GameRecord, OpeningPart};
 
 use crate::openings::{self, Opening};
 use crate::players::{Clock, PlayerSpec, TimeControl, ENGINE_MOVE_TIMEOUT};
-use crate::stats::{Sprt, SprtDecision, SprtState, Tally};
+use alq_stats::{Sprt, SprtDecision, SprtState, Tally};
 
 /// Where the openings of a match come from.
 #[derive(Clone, Debug)]

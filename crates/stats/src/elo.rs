@@ -76,7 +76,7 @@ impl Tally {
     fn mean_and_variance_per_game(&self) -> (f64, f64) {
         let pairs = self.pairs();
         if pairs >= 2 {
-            let pseudo = 1.959964f64.powi(2) / 4.0;
+            let pseudo = crate::Z95.powi(2) / 4.0;
             let mut counts: [f64; 5] = self.pentanomial.map(|c| c as f64);
             counts[0] += pseudo;
             counts[4] += pseudo;
@@ -103,7 +103,7 @@ impl Tally {
             return (f64::NEG_INFINITY, f64::INFINITY);
         }
         let (mean, var) = self.mean_and_variance_per_game();
-        let half = 1.959964 * (var / n as f64).sqrt();
+        let half = crate::Z95 * (var / n as f64).sqrt();
         (elo_from_score(mean - half), elo_from_score(mean + half))
     }
 }

@@ -1,4 +1,4 @@
-//! Interval estimates and tests used by the report.
+//! Interval estimates and tests: rates, scores, differences of proportions.
 
 use serde::Serialize;
 
