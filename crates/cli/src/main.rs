@@ -118,9 +118,31 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("error: {error:#}");
+            if error.chain().any(occupied) {
+                eprintln!("(pass --resume to continue it, or choose another --out)");
+            }
             ExitCode::from(2)
         }
     }
+}
+
+/// Whether `e` is a job refusing an output that already holds a run (the
+/// libraries name the place; the command line adds how to resume).
+fn occupied(e: &(dyn std::error::Error + 'static)) -> bool {
+    use alq_records::RunError::{self, Occupied};
+    use alq_selfplay::SelfplayError;
+    use alq_train::TrainError;
+    matches!(e.downcast_ref::<RunError>(), Some(Occupied { .. }))
+        || matches!(e.downcast_ref::<SelfplayError>(), Some(SelfplayError::Run(Occupied { .. })))
+        || matches!(e.downcast_ref::<TrainError>(), Some(TrainError::Run(Occupied { .. })))
+        || matches!(
+            e.downcast_ref::<alq_pipeline::PipelineError>(),
+            Some(
+                alq_pipeline::PipelineError::Run(Occupied { .. })
+                    | alq_pipeline::PipelineError::Selfplay(SelfplayError::Run(Occupied { .. }))
+                    | alq_pipeline::PipelineError::Train(TrainError::Run(Occupied { .. }))
+            )
+        )
 }
 
 /// `--rules NAME`: the rule set of every command that plays, reads or

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use alq_engine::{GameConfig, Limits, RuleSet};
-use alq_records::write_atomic;
+use alq_records::{resume_run, write_atomic, RunKind};
 use alq_selfplay::{
     run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec,
     RescoreConfig, SelfplayConfig, Shard,
@@ -44,6 +44,9 @@ pub enum PipelineError {
     Train(#[from] alq_train::TrainError),
     #[error(transparent)]
     Records(#[from] alq_records::RecordError),
+    /// The output holds a run that may not be continued.
+    #[error(transparent)]
+    Run(#[from] alq_records::RunError),
     #[error(transparent)]
     Report(#[from] alq_report::ReportError),
 }
@@ -585,24 +588,11 @@ pub fn run_pipeline(
     };
     std::fs::create_dir_all(out).map_err(io(out))?;
     let resolved_path = out.join("pipeline.toml");
-    if resolved_path.exists() {
-        if !resume {
-            return Err(PipelineError::Invalid(format!(
-                "{} already holds a pipeline run; pass --resume to continue it, or choose another --out",
-                out.display()
-            )));
-        }
-        let text = std::fs::read_to_string(&resolved_path).map_err(io(&resolved_path))?;
-        let old: PipelineConfig =
-            toml::from_str(&text).map_err(|e| PipelineError::Invalid(format!("{}: {e}", resolved_path.display())))?;
-        let comparable = |c: &PipelineConfig| PipelineConfig { generations: 0, out: String::new(), ..c.clone() };
-        if comparable(&old) != comparable(config) {
-            return Err(PipelineError::Invalid(format!(
-                "{} was written with other settings; a resumed run must use the same config (only generations may change)",
-                resolved_path.display()
-            )));
-        }
-    }
+    let comparable = |c: &PipelineConfig| PipelineConfig { generations: 0, out: String::new(), ..c.clone() };
+    let kind = RunKind { what: "a pipeline run", may_change: "config; only generations may change" };
+    resume_run::<PipelineConfig>(out, &resolved_path, resolved_path.exists(), resume, kind, |old| {
+        comparable(old) == comparable(config)
+    })?;
     let text = toml::to_string_pretty(config).expect("the config serialises");
     write_atomic(&resolved_path, text.as_bytes()).map_err(io(&resolved_path))?;
 

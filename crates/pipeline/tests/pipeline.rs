@@ -82,7 +82,7 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
     assert!(!again.iter().any(|(_, s)| matches!(s, Training | Gating | Evaluating)), "{again:?}");
     assert_eq!(std::fs::read(out.join("gen-001/games.csv")).unwrap(), games);
     // Without resume, and with other settings, the folder is protected.
-    assert!(stages(&config, &out, false).unwrap_err().contains("--resume"));
+    assert!(stages(&config, &out, false).unwrap_err().contains("already holds a pipeline run"));
     let other = PipelineConfig { replay_window: 2, ..tiny() };
     assert!(stages(&other, &out, true).unwrap_err().contains("other settings"));
     let broken = PipelineConfig { replay_window: 0, ..tiny() };

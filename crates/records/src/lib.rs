@@ -44,6 +44,7 @@
 
 mod io;
 mod record;
+mod run;
 mod samples;
 mod stats;
 
@@ -51,5 +52,6 @@ pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordRe
 pub use record::{
     format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION,
 };
+pub use run::{resume_run, RunError, RunKind};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

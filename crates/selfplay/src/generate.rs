@@ -222,6 +222,9 @@ pub enum SelfplayError {
     Io { path: PathBuf, error: std::io::Error },
     #[error("{0}")]
     Invalid(String),
+    /// The output holds a run that may not be continued.
+    #[error(transparent)]
+    Run(#[from] alq_records::RunError),
 }
 
 /// Reads the run's opening book, if it names one, or its fixed first line.
@@ -446,29 +449,19 @@ pub fn run_selfplay(
         truncate_partial_row(&games_path)?;
     }
     let existing = if games_path.exists() { count_rows(&games_path, shard)? } else { 0 };
-    if existing > 0 || run_path.exists() {
-        if !resume {
-            return Err(SelfplayError::Invalid(format!(
-                "{} already holds a run; pass --resume to complete it, or choose another --out",
-                out.display()
-            )));
-        }
-        let text = std::fs::read_to_string(&run_path).map_err(io(&run_path))?;
-        let old: RunInfo =
-            toml::from_str(&text).map_err(|e| SelfplayError::Invalid(format!("{}: {e}", run_path.display())))?;
-        let comparable = |i: &RunInfo| {
-            let mut c = i.config.clone();
-            c.threads = 0;
-            c.games = 0;
-            (c, i.shard, i.player.clone())
-        };
-        if comparable(&old) != comparable(&info) {
-            return Err(SelfplayError::Invalid(format!(
-                "{} was written with other settings; a resumed run must use the same config, seed and shard (only games and threads may change)",
-                run_path.display()
-            )));
-        }
-    }
+    let comparable = |i: &RunInfo| {
+        let mut c = i.config.clone();
+        c.threads = 0;
+        c.games = 0;
+        (c, i.shard, i.player.clone())
+    };
+    let kind = alq_records::RunKind {
+        what: "a self-play run",
+        may_change: "config, seed and shard; only games and threads may change",
+    };
+    alq_records::resume_run::<RunInfo>(out, &run_path, existing > 0 || run_path.exists(), resume, kind, |old| {
+        comparable(old) == comparable(&info)
+    })?;
     write_atomic(&run_path, toml::to_string_pretty(&info).expect("config serialises").as_bytes())
         .map_err(io(&run_path))?;
 

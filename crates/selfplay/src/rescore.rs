@@ -154,26 +154,13 @@ pub fn run_rescore(
     let inputs: Vec<PathBuf> = config.inputs.iter().map(PathBuf::from).collect();
     // Games already written by an interrupted run.
     let mut done = 0u64;
-    if out.exists() || info_path.exists() {
-        if !resume {
-            return Err(SelfplayError::Invalid(format!(
-                "{} already exists; pass --resume to complete it, or choose another output",
-                out.display()
-            )));
-        }
-        let text = std::fs::read_to_string(&info_path).map_err(io(&info_path))?;
-        let old: RescoreConfig =
-            toml::from_str(&text).map_err(|e| SelfplayError::Invalid(format!("{}: {e}", info_path.display())))?;
-        if old != *config {
-            return Err(SelfplayError::Invalid(format!(
-                "{} was written with other settings; a resumed run must use the same player, fraction, seed and inputs",
-                info_path.display()
-            )));
-        }
-        if out.exists() {
-            alq_records::truncate_partial_row(out)?;
-            done = count_records(out)?;
-        }
+    let kind = alq_records::RunKind { what: "a rescoring run", may_change: "player, fraction, seed and inputs" };
+    let occupied = out.exists() || info_path.exists();
+    let resumed =
+        alq_records::resume_run::<RescoreConfig>(out, &info_path, occupied, resume, kind, |old| old == config)?;
+    if resumed.is_some() && out.exists() {
+        alq_records::truncate_partial_row(out)?;
+        done = count_records(out)?;
     }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io(dir))?;

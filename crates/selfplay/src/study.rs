@@ -264,33 +264,24 @@ pub fn run_study(
     let io = |path: &Path, error| SelfplayError::Io { path: path.to_path_buf(), error };
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let resolved = out.join("study.toml");
-    if resolved.exists() {
-        if !resume {
-            return Err(SelfplayError::Invalid(format!(
-                "{} already holds a study; pass --resume to complete it, or choose another --out",
-                out.display()
-            )));
-        }
-        let text = std::fs::read_to_string(&resolved).map_err(|e| io(&resolved, e))?;
-        let old: StudyConfig =
-            toml::from_str(&text).map_err(|e| SelfplayError::Invalid(format!("{}: {e}", resolved.display())))?;
-        // Game i of a run depends only on the seed and i, so more games
-        // extend a study to exactly what a fresh run of the larger one plays.
-        let comparable = |c: &StudyConfig| StudyConfig {
-            threads: 0,
-            out: String::new(),
-            games: 0,
-            first_move_games: 0,
-            rungs: c.rungs.iter().map(|r| RungConfig { games: 0, ..r.clone() }).collect(),
-            ..c.clone()
-        };
-        if comparable(&old) != comparable(config) {
-            return Err(SelfplayError::Invalid(format!(
-                "{} was written with other settings; a resumed study must use the same config (only the numbers of \
-                 games and threads may change)",
-                resolved.display()
-            )));
-        }
+    // Game i of a run depends only on the seed and i, so more games extend a
+    // study to exactly what a fresh run of the larger one plays.
+    let comparable = |c: &StudyConfig| StudyConfig {
+        threads: 0,
+        out: String::new(),
+        games: 0,
+        first_move_games: 0,
+        rungs: c.rungs.iter().map(|r| RungConfig { games: 0, ..r.clone() }).collect(),
+        ..c.clone()
+    };
+    let kind = alq_records::RunKind {
+        what: "a study",
+        may_change: "config; only the numbers of games and threads may change",
+    };
+    let resumed = alq_records::resume_run::<StudyConfig>(out, &resolved, resolved.exists(), resume, kind, |old| {
+        comparable(old) == comparable(config)
+    })?;
+    if let Some(old) = resumed {
         let fewer = runs.iter().zip(old.runs()?).find(|(new, old)| new.games < old.games);
         if let Some((new, old)) = fewer {
             return Err(SelfplayError::Invalid(format!(

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use alq_selfplay::{merge, run_selfplay, SelfplayConfig, Shard};
+use alq_selfplay::{merge, run_selfplay, SelfplayConfig, SelfplayError, Shard};
 
 fn dir(name: &str) -> PathBuf {
     let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("selfplay-tests").join(name);
@@ -87,8 +87,11 @@ fn runs_are_reproducible_resumable_and_shardable() {
 fn existing_runs_are_protected() {
     let out = dir("protected");
     run(&config(2), &out, Shard::WHOLE, false, 1);
-    let refused = run_selfplay(&config(2), &out, Shard::WHOLE, false, |_| {}).unwrap_err().to_string();
-    assert!(refused.contains("--resume"), "{refused}");
+    let refused = run_selfplay(&config(2), &out, Shard::WHOLE, false, |_| {}).unwrap_err();
+    assert!(
+        matches!(&refused, SelfplayError::Run(alq_records::RunError::Occupied { path, .. }) if *path == out),
+        "{refused}"
+    );
     let mut other = config(4);
     other.seed = 10;
     let refused = run_selfplay(&other, &out, Shard::WHOLE, true, |_| {}).unwrap_err().to_string();

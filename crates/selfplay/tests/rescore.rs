@@ -110,7 +110,7 @@ fn rescoring_resumes_and_refuses_what_it_cannot_do() {
     let fourth_row_middle = text.match_indices('\n').nth(3).unwrap().0 + 20;
     std::fs::write(&cut, &reference[..fourth_row_middle]).unwrap();
     let err = rescore(&config(&input), &cut, false, 2).unwrap_err();
-    assert!(err.contains("--resume"), "{err}");
+    assert!(err.contains("already holds a rescoring run"), "{err}");
     let summary = rescore(&config(&input), &cut, true, 2).unwrap();
     assert_eq!((summary.games, summary.resumed), (10, 3));
     assert_eq!(std::fs::read(&cut).unwrap(), reference);

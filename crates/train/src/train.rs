@@ -31,6 +31,9 @@ pub enum TrainError {
     Invalid(String),
     #[error("checkpoint {}: {error}", path.display())]
     Checkpoint { path: PathBuf, error: String },
+    /// The output holds a run that may not be continued.
+    #[error(transparent)]
+    Run(#[from] alq_records::RunError),
 }
 
 /// One epoch's figures, as written to `metrics.csv`.
@@ -150,22 +153,14 @@ pub fn train(
     let checkpoint = out.join("checkpoint");
     let config_path = out.join("config.toml");
     let resolved = Resolved { data: files.iter().map(|f| f.display().to_string()).collect(), config: config.clone() };
-    let mut state = if checkpoint.join("state.toml").exists() || config_path.exists() {
-        if !resume {
-            return Err(TrainError::Invalid(format!(
-                "{} already holds a training run; pass --resume to continue it, or choose another --out",
-                out.display()
-            )));
-        }
-        let old: Resolved = read_toml(&config_path)?;
+    let occupied = checkpoint.join("state.toml").exists() || config_path.exists();
+    let kind = alq_records::RunKind { what: "a training run", may_change: "config and data; only epochs may change" };
+    let resumed = alq_records::resume_run::<Resolved>(out, &config_path, occupied, resume, kind, |old| {
         let mut a = old.config.clone();
         a.epochs = config.epochs;
-        if a != *config || old.data != resolved.data {
-            return Err(TrainError::Invalid(format!(
-                "{} was written with other settings or data; a resumed run must use the same (only epochs may change)",
-                config_path.display()
-            )));
-        }
+        a == *config && old.data == resolved.data
+    })?;
+    let mut state = if resumed.is_some() {
         if checkpoint.join("state.toml").exists() {
             Some(read_toml::<State>(&checkpoint.join("state.toml"))?)
         } else {
