@@ -19,6 +19,7 @@ mod perft;
 mod pipeline;
 mod play;
 mod players;
+mod progress;
 mod report;
 mod selfplay;
 mod solve;

@@ -147,11 +147,7 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         time_margin: Duration::from_millis(args.time_margin),
     };
     let pool = crate::thread_pool(args.threads)?;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(args.games) };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games, {msg} (eta {eta})")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(args.quiet, args.games, "{bar:30} {pos}/{len} games, {msg} (eta {eta})");
     let report = pool.install(|| {
         run_match_with_games(&config, |p| {
             bar.set_position(p.tally.games());

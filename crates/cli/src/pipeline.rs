@@ -42,9 +42,11 @@ struct Bars {
 impl Bars {
     fn new(quiet: bool, generations: usize) -> Bars {
         let multi = MultiProgress::new();
-        let top = if quiet { ProgressBar::hidden() } else { multi.add(ProgressBar::new(generations as u64 + 1)) };
-        top.set_style(
-            ProgressStyle::with_template("[{elapsed_precise}] generation {pos}/{len} {msg}").expect("valid template"),
+        let top = crate::progress::bar_in(
+            &multi,
+            quiet,
+            generations as u64 + 1,
+            "[{elapsed_precise}] generation {pos}/{len} {msg}",
         );
         Bars { multi, top, stage: std::sync::Mutex::new(ProgressBar::hidden()), quiet }
     }
@@ -62,8 +64,7 @@ impl Bars {
                     Stage::Report => "  {spinner} report".to_string(),
                     _ => format!("  {{bar:30}} {{pos}}/{{len}} {unit} ({{per_sec}})"),
                 };
-                let bar = if self.quiet { ProgressBar::hidden() } else { self.multi.add(ProgressBar::new(total)) };
-                bar.set_style(ProgressStyle::with_template(&template).expect("valid template"));
+                let bar = crate::progress::bar_in(&self.multi, self.quiet, total, &template);
                 *stage = bar;
             }
             PipelineEvent::Epoch { epoch, epochs, samples } => {

@@ -57,11 +57,7 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         bail!("no games files found (folders are searched for files named games.csv)");
     }
     let pool = crate::thread_pool(args.threads)?;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {pos} games read ({per_sec})")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(args.quiet, 0, "{pos} games read ({per_sec})");
     let started = std::time::Instant::now();
     let rules = args.rules.get();
     let collected = pool.install(|| alq_report::collect(&files, rules, args.depth, |n| bar.set_position(n)))?;
@@ -189,11 +185,7 @@ pub fn openings(args: OpeningsArgs) -> anyhow::Result<()> {
         (n, _, _) => alq_engine::Limits::nodes(n.unwrap_or(20_000).max(1)),
     };
     let total = book::positions(rules, args.depth).len() as u64;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} positions, eta {eta}")
-            .expect("valid template"),
-    );
+    let bar = crate::progress::bar(args.quiet, total, "{bar:30} {pos}/{len} positions, eta {eta}");
     let done = AtomicU64::new(0);
     let pool = crate::thread_pool(args.threads)?;
     let tables = crate::players::open_tables(args.tb.as_deref(), rules)?;
@@ -323,11 +315,8 @@ fn solve_book(
         memory_bytes: args.solve_hash.saturating_mul(1 << 20),
         ..alq_solver::Budget::nodes(args.solve_nodes)
     };
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(entries.len() as u64) };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} [{elapsed_precise}] solving {bar:30} {pos}/{len} positions, eta {eta}")
-            .expect("valid template"),
-    );
+    let bar =
+        crate::progress::bar(args.quiet, entries.len() as u64, "solving {bar:30} {pos}/{len} positions, eta {eta}");
     let started = std::time::Instant::now();
     if !args.solve_goal.is_empty() {
         return solve_book_goals(args, rules, entries, pool, tb.as_ref(), &budget, bar, started);

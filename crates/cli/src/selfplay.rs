@@ -79,13 +79,7 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     };
     let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
     let total = shard.indices(config.games).count() as u64;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(total) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), {msg}, eta {eta}",
-        )
-        .expect("valid template"),
-    );
+    let bar = crate::progress::bar(args.quiet, total, "{bar:30} {pos}/{len} games ({per_sec}), {msg}, eta {eta}");
     let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
     let started = std::time::Instant::now();
     let written = pool.install(|| {
@@ -228,13 +222,7 @@ pub fn records(command: RecordsCommand) -> anyhow::Result<()> {
                 inputs: inputs.iter().map(|p| p.display().to_string()).collect(),
             };
             let pool = crate::thread_pool(threads)?;
-            let bar = if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} games ({per_sec}), eta {eta}",
-                )
-                .expect("valid template"),
-            );
+            let bar = crate::progress::bar(quiet, 0, "{bar:30} {pos}/{len} games ({per_sec}), eta {eta}");
             let started = std::time::Instant::now();
             let summary = pool.install(|| {
                 run_rescore(&config, &out, resume, |done, total| {

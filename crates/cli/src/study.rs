@@ -83,18 +83,14 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     let total: u64 = runs.iter().map(|r| r.games).sum();
     let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
     let multi = MultiProgress::new();
-    let hidden = |quiet| if quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    let top = multi.add(hidden(args.quiet));
-    top.set_length(total);
-    top.set_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:30} {pos}/{len} games of the study, eta {eta}")
-            .expect("valid template"),
+    let top = crate::progress::bar_in(
+        &multi,
+        args.quiet,
+        total,
+        "[{elapsed_precise}] {bar:30} {pos}/{len} games of the study, eta {eta}",
     );
-    let bar = multi.add(hidden(args.quiet));
-    bar.set_style(
-        ProgressStyle::with_template("  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}")
-            .expect("valid template"),
-    );
+    let bar =
+        crate::progress::bar_in(&multi, args.quiet, 0, "  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}");
     // Games finished in earlier runs of the study, for the overall bar.
     let before = Mutex::new(0u64);
     let started = std::time::Instant::now();

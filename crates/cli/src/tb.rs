@@ -407,7 +407,8 @@ fn bar(len: u64, unit: &str) -> ProgressBar {
     let bar = ProgressBar::new(len);
     let template =
         format!("{{prefix}} [{{bar:30}}] {{human_pos}}/{{human_len}} {unit} {{elapsed_precise}} (eta {{eta}}) {{msg}}");
-    bar.set_style(ProgressStyle::with_template(&template).expect("valid template").progress_chars("=> "));
+    crate::progress::style(&bar, &template);
+    bar.set_style(bar.style().progress_chars("=> "));
     bar
 }
 

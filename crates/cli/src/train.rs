@@ -44,13 +44,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     }
     let files = alq_report::game_files(&args.data).context("cannot list the data")?;
     let pool = crate::thread_pool(args.threads)?;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(0) };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}",
-        )
-        .expect("valid template"),
-    );
+    let bar = crate::progress::bar(args.quiet, 0, "{prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}");
     let mut train_samples = 0;
     let summary = pool.install(|| {
         train(&config, &files, &args.out, args.resume, |event| match event {
