@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_engine::{GameConfig, Limits};
 use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, TimeControl};

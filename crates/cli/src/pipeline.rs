@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::Args;
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar};
 
 use alq_pipeline::{run_pipeline, PipelineConfig, PipelineEvent, Stage};
 

@@ -5,7 +5,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::bail;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_records::{RecordReader, RecordStats};
 use alq_selfplay::{merge, run_rescore, run_selfplay, RescoreConfig, SelfplayConfig, Shard};

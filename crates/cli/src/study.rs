@@ -7,7 +7,7 @@ use std::sync::Mutex;
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use indicatif::MultiProgress;
 
 use alq_report::{StudyInput, StudySummary};
 use alq_selfplay::{run_study, StudyConfig, StudyEvent, StudyRun};

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 use alq_tablebase::{
     build, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase, VerifyEvent,

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use alq_train::{train, Event, TrainConfig};
 
