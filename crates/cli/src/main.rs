@@ -15,11 +15,14 @@ mod analyze;
 mod bench;
 mod engine;
 mod matchcmd;
+mod moves;
+mod openings;
 mod perft;
 mod pipeline;
 mod play;
 mod players;
 mod progress;
+mod records;
 mod report;
 mod selfplay;
 mod solve;
@@ -39,7 +42,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Print the legal moves of a position, one per line, sorted.
-    Moves(perft::MovesArgs),
+    Moves(moves::MovesArgs),
     /// Count the leaf moves of the move tree for each depth 1..N.
     Perft(perft::PerftArgs),
     /// Search a position and print one `info` line per iteration, then `bestmove`.
@@ -69,13 +72,13 @@ enum Command {
     Selfplay(selfplay::SelfplayArgs),
     /// Work with game record files: merge shards, statistics.
     #[command(subcommand)]
-    Records(selfplay::RecordsCommand),
+    Records(records::RecordsCommand),
     /// White's first-move advantage by playing strength: a ladder of players, each playing itself from the start.
     Study(study::StudyArgs),
     /// Report on White's advantage and the openings: JSON, CSV, SVG plots, HTML and Markdown.
     Report(report::ReportArgs),
     /// Evaluate every position up to K plies and write an opening book (CSV).
-    Openings(report::OpeningsArgs),
+    Openings(openings::OpeningsArgs),
     /// Train the value network on games (burn) and export it for the engine.
     Train(train::TrainArgs),
     /// Run a fixed, deterministic workload and print its node count and speed.
@@ -98,7 +101,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Moves(args) => perft::moves(args),
+        Command::Moves(args) => moves::run(args),
         Command::Perft(args) => perft::perft(args),
         Command::Bench(args) => bench::bench(args),
         Command::Analyze(args) => analyze::analyze(args),
@@ -106,12 +109,12 @@ fn main() -> ExitCode {
         Command::Play(args) => play::play(args),
         Command::Engine(args) => engine::run(args),
         Command::Selfplay(args) => selfplay::selfplay(args),
-        Command::Records(cmd) => selfplay::records(cmd),
+        Command::Records(cmd) => records::run(cmd),
         Command::Report(args) => report::report(args),
         Command::Study(args) => study::run(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),
-        Command::Openings(args) => report::openings(args),
+        Command::Openings(args) => openings::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Tb(cmd) => tb::run(cmd),
     };

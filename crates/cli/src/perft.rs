@@ -1,4 +1,4 @@
-//! `alq moves` and `alq perft`.
+//! `alq perft`: move-tree counts per depth, for checking the move generator.
 
 use std::time::Instant;
 
@@ -6,19 +6,6 @@ use anyhow::Context;
 use clap::Args;
 
 use alq_engine::{perft_parallel, PerftCount, START_TEXT};
-
-#[derive(Args)]
-pub struct MovesArgs {
-    /// Position text, ranks 5 to 1 then the side to move.
-    #[arg(long, value_name = "TEXT", default_value = START_TEXT)]
-    position: String,
-    /// Moves to play from the position first, space-separated (e.g.
-    /// `d3-c3 b3xd3`); the legal moves of the position they reach are printed.
-    #[arg(long, value_name = "MOVES", default_value = "")]
-    after: String,
-    #[command(flatten)]
-    rules: crate::RulesArg,
-}
 
 #[derive(Args)]
 pub struct PerftArgs {
@@ -39,21 +26,6 @@ pub struct PerftArgs {
     paths: bool,
     #[command(flatten)]
     rules: crate::RulesArg,
-}
-
-pub fn moves(args: MovesArgs) -> anyhow::Result<()> {
-    let rules = args.rules.get();
-    let mut pos = crate::parse_position(Some(&args.position))?;
-    for (i, text) in args.after.split_whitespace().enumerate() {
-        let mv = pos.parse_move_in(rules, text).with_context(|| format!("--after: move {}", i + 1))?;
-        pos = pos.play(mv);
-    }
-    let mut names: Vec<String> = pos.legal_moves_in(rules).iter().map(|m| m.to_string()).collect();
-    names.sort();
-    for name in names {
-        println!("{name}");
-    }
-    Ok(())
 }
 
 pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
