@@ -149,6 +149,24 @@ fn occupied(e: &(dyn std::error::Error + 'static)) -> bool {
         )
 }
 
+/// The flags every long job (self-play, rescoring, studies, training, the
+/// pipeline) shares.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub struct JobArgs {
+    /// Continue the run in the output where it stopped (the same settings
+    /// are required; counts of games, generations or epochs may grow).
+    /// Without it, an output that already holds a run is refused.
+    #[arg(long)]
+    pub resume: bool,
+    /// Worker threads (default: the config's `threads` where it has one,
+    /// else all cores).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
 /// `--rules NAME`: the rule set of every command that plays, reads or
 /// solves games.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]

@@ -16,17 +16,10 @@ pub struct PipelineArgs {
     /// Output folder (default: the config's `out`).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Continue an interrupted run in the output folder.
-    #[arg(long)]
-    resume: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
     /// The rule set of the run (overrides the config's top-level `rules`;
     /// default brainking).
+    #[command(flatten)]
+    job: crate::JobArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -93,9 +86,9 @@ pub fn run(args: PipelineArgs) -> anyhow::Result<()> {
     config.rules = args.rules.or(config.rules);
     config.validate().map_err(|e| anyhow::anyhow!("config {}: {e}", args.config.display()))?;
     let out = args.out.clone().unwrap_or_else(|| PathBuf::from(&config.out));
-    let pool = crate::thread_pool(args.threads)?;
-    let bars = Bars::new(args.quiet, config.generations);
-    let outcome = pool.install(|| run_pipeline(&config, &out, args.resume, |e| bars.on(e)));
+    let pool = crate::thread_pool(args.job.threads)?;
+    let bars = Bars::new(args.job.quiet, config.generations);
+    let outcome = pool.install(|| run_pipeline(&config, &out, args.job.resume, |e| bars.on(e)));
     bars.finish();
     let outcome = outcome?;
     let promoted = outcome.summary.iter().filter(|r| r.promoted == Some(true)).count();

@@ -54,16 +54,9 @@ pub enum RecordsCommand {
         /// Seed of the sample.
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
-        /// Worker threads (default: all cores).
-        #[arg(long, value_name = "T")]
-        threads: Option<usize>,
-        /// Complete an interrupted run into --out.
-        #[arg(long)]
-        resume: bool,
-        /// No progress bar.
-        #[arg(long)]
-        quiet: bool,
         /// The rule set of the games and the player (default brainking).
+        #[command(flatten)]
+        job: crate::JobArgs,
         #[command(flatten)]
         rules: crate::RulesArg,
     },
@@ -105,7 +98,8 @@ pub fn run(command: RecordsCommand) -> anyhow::Result<()> {
                 println!("bad_rows {bad}");
             }
         }
-        RecordsCommand::Rescore { inputs, out, player, fraction, seed, threads, resume, quiet, rules } => {
+        RecordsCommand::Rescore { inputs, out, player, fraction, seed, job, rules } => {
+            let crate::JobArgs { threads, resume, quiet } = job;
             let config = RescoreConfig {
                 player,
                 fraction,

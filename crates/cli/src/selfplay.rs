@@ -25,9 +25,6 @@ pub struct SelfplayArgs {
     /// Run seed.
     #[arg(long, value_name = "S")]
     seed: Option<u64>,
-    /// Worker threads (default: the config's, or all cores).
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
     /// Play only game indices congruent to I modulo N (for spreading a run
     /// over machines; combine the parts with `alq records merge`).
     #[arg(long, value_name = "I/N")]
@@ -38,13 +35,9 @@ pub struct SelfplayArgs {
     /// where the game entered them and White's exact value there.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Complete an interrupted run in --out instead of refusing to touch it.
-    #[arg(long)]
-    resume: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
     /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    job: crate::JobArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -62,7 +55,7 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     if let Some(s) = args.seed {
         config.seed = s;
     }
-    if let Some(t) = args.threads {
+    if let Some(t) = args.job.threads {
         config.threads = t;
     }
     if let Some(dir) = &args.tb {
@@ -77,11 +70,11 @@ pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
     };
     let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
     let total = shard.indices(config.games).count() as u64;
-    let bar = crate::progress::bar(args.quiet, total, "{bar:30} {pos}/{len} games ({per_sec}), {msg}, eta {eta}");
+    let bar = crate::progress::bar(args.job.quiet, total, "{bar:30} {pos}/{len} games ({per_sec}), {msg}, eta {eta}");
     let counts = [AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0)];
     let started = std::time::Instant::now();
     let written = pool.install(|| {
-        run_selfplay(&config, &args.out, shard, args.resume, |done| {
+        run_selfplay(&config, &args.out, shard, args.job.resume, |done| {
             let slot = match (done.record.result.as_str(), done.record.termination.as_str()) {
                 ("1-0", _) => 0,
                 ("0-1", _) => 1,

@@ -24,11 +24,6 @@ pub struct StudyArgs {
     /// rung, then study.json, study.csv, study.svg, study.html and study.md.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Complete an interrupted study in the output folder (finished rungs
-    /// are kept; the rung in progress continues where it stopped), or extend
-    /// a finished one whose config now asks for more games.
-    #[arg(long)]
-    resume: bool,
     /// Endgame tables (a folder built by `alq tb build`; overrides the
     /// config's `tablebase`): players search with them and play perfect
     /// endgames once a game reaches them, and the summary shows per rung how
@@ -39,14 +34,9 @@ pub struct StudyArgs {
     /// what they prove about the start and each first move.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
-    /// Worker threads (default: the config's, or all cores). The games do
-    /// not depend on it.
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
-    /// No progress bars.
-    #[arg(long)]
-    quiet: bool,
     /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    job: crate::JobArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -67,7 +57,7 @@ pub fn study_inputs(out: &Path, runs: &[StudyRun]) -> Vec<StudyInput> {
 
 pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     let mut config: StudyConfig = crate::load_toml(args.config.as_deref())?;
-    if let Some(t) = args.threads {
+    if let Some(t) = args.job.threads {
         config.threads = t;
     }
     if let Some(dir) = &args.tb {
@@ -85,17 +75,17 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     let multi = MultiProgress::new();
     let top = crate::progress::bar_in(
         &multi,
-        args.quiet,
+        args.job.quiet,
         total,
         "[{elapsed_precise}] {bar:30} {pos}/{len} games of the study, eta {eta}",
     );
     let bar =
-        crate::progress::bar_in(&multi, args.quiet, 0, "  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}");
+        crate::progress::bar_in(&multi, args.job.quiet, 0, "  {prefix} {bar:30} {pos}/{len} games ({per_sec}), {msg}");
     // Games finished in earlier runs of the study, for the overall bar.
     let before = Mutex::new(0u64);
     let started = std::time::Instant::now();
     let runs = pool.install(|| {
-        run_study(&config, &out, args.resume, |event| match event {
+        run_study(&config, &out, args.job.resume, |event| match event {
             StudyEvent::RunStart { index, count, run } => {
                 let done: u64 = runs[..index].iter().map(|r| r.games).sum();
                 *before.lock().unwrap_or_else(|e| e.into_inner()) = done;

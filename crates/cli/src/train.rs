@@ -18,19 +18,12 @@ pub struct TrainArgs {
     /// Output folder: config.toml, metrics.csv, checkpoint/, network.alqnet.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
-    /// Continue the run in --out from its last checkpoint.
-    #[arg(long)]
-    resume: bool,
     /// Override the number of epochs.
     #[arg(long, value_name = "N")]
     epochs: Option<usize>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_name = "T")]
-    threads: Option<usize>,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
     /// The rule set (overrides the config's `rules`; default brainking).
+    #[command(flatten)]
+    job: crate::JobArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -42,11 +35,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.epochs = e;
     }
     let files = alq_report::game_files(&args.data).context("cannot list the data")?;
-    let pool = crate::thread_pool(args.threads)?;
-    let bar = crate::progress::bar(args.quiet, 0, "{prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}");
+    let pool = crate::thread_pool(args.job.threads)?;
+    let bar = crate::progress::bar(args.job.quiet, 0, "{prefix} {bar:30} {pos}/{len} samples ({per_sec}), {msg}");
     let mut train_samples = 0;
     let summary = pool.install(|| {
-        train(&config, &files, &args.out, args.resume, |event| match event {
+        train(&config, &files, &args.out, args.job.resume, |event| match event {
             Event::Counted { train_samples: t, validation_samples: v, exact_samples: x } => {
                 train_samples = t;
                 let exact = if x > 0 {
