@@ -65,6 +65,13 @@ pub struct OpeningsArgs {
     /// printed.
     #[arg(long, value_name = "GOALS", value_delimiter = ',', requires = "solve")]
     solve_goal: Vec<String>,
+    /// With --solve-goal: write, per goal, the certificate of the shallowest
+    /// position (the start with the default line) to DIR/start-GOAL.cert.
+    /// Every search then writes a certificate and uses as leaves only
+    /// positions certified by earlier searches of its goal (draw goals), so
+    /// the file is one proof that `alq solve --check` verifies.
+    #[arg(long, value_name = "DIR", requires = "solve_goal")]
+    solve_certificates: Option<PathBuf>,
     /// Evaluator that guides the threshold searches of --solve-goal.
     #[arg(long, value_name = "EVAL", default_value = "hce", requires = "solve_goal")]
     solve_eval: String,
@@ -144,8 +151,28 @@ fn solve_book_goals(
     let eval = EvalSpec::parse(&args.solve_eval)?;
     eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--solve-eval {}: {e}", args.solve_eval))?;
     bar.set_length((entries.len() * goals.len()) as u64);
-    let outcomes = pool.install(|| book::solve_goals(rules, entries, tb, &eval, &goals, budget, || bar.inc(1)))?;
+    let certify = args.solve_certificates.is_some();
+    let (outcomes, certificates) =
+        pool.install(|| book::solve_goals(rules, entries, tb, &eval, &goals, budget, certify, || bar.inc(1)))?;
     bar.finish_and_clear();
+    if let Some(dir) = &args.solve_certificates {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        for (goal, cert) in goals.iter().zip(&certificates) {
+            match cert {
+                Some(cert) => {
+                    let file = dir.join(format!("start-{}.cert", cert.goal));
+                    cert.write(&file)?;
+                    eprintln!(
+                        "certificate {} ({} positions, proves {})",
+                        file.display(),
+                        cert.entries.len(),
+                        cert.goal
+                    );
+                }
+                None => eprintln!("no certificate for {goal}: the shallowest position is not settled"),
+            }
+        }
+    }
     eprintln!(
         "solved in {:.1} s ({} nodes per position and goal; proven / disproven / positions):",
         started.elapsed().as_secs_f64(),

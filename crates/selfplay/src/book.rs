@@ -115,6 +115,12 @@ pub fn solve_exact(
 /// decide the value without its distance (side to move's view): `win`,
 /// `loss`, `draw`, or a one-sided bound `≥ draw` / `≤ draw`; entries with
 /// a value already keep it. `on_done` is called after each search.
+///
+/// With `certify`, every search writes a certificate and uses as leaves only
+/// positions of earlier certificates of its goal (draw goals), so the
+/// certificate of the shallowest position (the first entry with the fewest
+/// plies), returned per goal, is one checkable proof.
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
 pub fn solve_goals(
     rules: RuleSet,
     entries: &mut [BookEntry],
@@ -122,8 +128,9 @@ pub fn solve_goals(
     eval: &EvalSpec,
     goals: &[alq_solver::Goal],
     budget: &alq_solver::Budget,
+    certify: bool,
     on_done: impl Fn() + Sync,
-) -> Result<Vec<Vec<alq_solver::Outcome>>, alq_solver::SolveError> {
+) -> Result<(Vec<Vec<alq_solver::Outcome>>, Vec<Option<alq_solver::Certificate>>), alq_solver::SolveError> {
     use alq_solver::Outcome;
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
@@ -134,14 +141,20 @@ pub fn solve_goals(
         .map(|&goal| {
             let mut solver = alq_solver::ThresholdSolver::new(tb, Some(eval.build()));
             solver.set_rules(rules);
+            solver.want_certificates(certify);
             let mut outcomes = vec![Outcome::Unknown; positions.len()];
+            let mut top = None;
             for &i in &order {
-                outcomes[i] = solver.solve(&positions[i], goal, budget, &mut |_| {})?.outcome;
+                let result = solver.solve(&positions[i], goal, budget, &mut |_| {})?;
+                outcomes[i] = result.outcome;
+                // Deepest first: the last entry is the shallowest.
+                top = result.certificate;
                 on_done();
             }
-            Ok(outcomes)
+            Ok((outcomes, top))
         })
         .collect::<Result<Vec<_>, alq_solver::SolveError>>()?;
+    let (per_goal, certificates): (Vec<_>, Vec<_>) = per_goal.into_iter().unzip();
     let outcomes: Vec<Vec<Outcome>> = (0..entries.len()).map(|i| per_goal.iter().map(|o| o[i]).collect()).collect();
     for (entry, (pos, found)) in entries.iter_mut().zip(positions.iter().zip(&outcomes)) {
         if !entry.exact_value.is_empty() {
@@ -149,7 +162,7 @@ pub fn solve_goals(
         }
         entry.exact_value = value_from_goals(pos.side_to_move(), goals, found).to_string();
     }
-    Ok(outcomes)
+    Ok((outcomes, certificates))
 }
 
 /// The value, without distance and from `mover`'s view, that threshold

@@ -48,6 +48,14 @@ pub enum Goal {
 }
 
 impl Goal {
+    /// `white-draws` or `black-draws`: `side` gets at least a draw.
+    pub fn draws_of(side: Side) -> Goal {
+        match side {
+            Side::White => Goal::WhiteDraws,
+            Side::Black => Goal::BlackDraws,
+        }
+    }
+
     pub const ALL: [Goal; 4] = [Goal::WhiteWins, Goal::WhiteDraws, Goal::BlackWins, Goal::BlackDraws];
 
     /// The side named by the goal.
@@ -243,6 +251,12 @@ pub struct ThresholdSolver<'a> {
     /// earlier searches are not used as leaves (a certificate may rest only
     /// on the tables and on positions without a legal move).
     certificates: bool,
+    /// With certificates: the entries of the draw-goal certificates this
+    /// solver wrote so far, per goal. Their positions are leaves of later
+    /// searches of the same question, and a certificate resting on them
+    /// takes in their entries (a draw goal's entries form a closed set, ranks
+    /// 0, so the union of proofs is a proof).
+    certified: Vec<(Goal, KeyMap<Entry>)>,
     /// Where and how often an unsettled search saves its state.
     checkpoint: Option<(PathBuf, Duration)>,
 }
@@ -263,6 +277,7 @@ impl<'a> ThresholdSolver<'a> {
             refresh: true,
             cycle_aware: false,
             certificates: false,
+            certified: Vec::new(),
             checkpoint: None,
         }
     }
@@ -271,6 +286,26 @@ impl<'a> ThresholdSolver<'a> {
         self.rules = rules;
         if let Some(e) = self.eval.as_mut() {
             e.set_rules(rules);
+        }
+    }
+
+    /// The entries certified so far for `goal` (see `certified`).
+    fn certified_for(&self, goal: Goal) -> Option<&KeyMap<Entry>> {
+        self.certified.iter().find(|(g, _)| *g == goal).map(|(_, c)| c)
+    }
+
+    /// Keeps a draw-goal certificate's entries, so that later searches of
+    /// the same question use its positions as leaves and cite it.
+    fn remember(&mut self, cert: &Certificate) {
+        if !matches!(cert.goal, Goal::WhiteDraws | Goal::BlackDraws) {
+            return;
+        }
+        if self.certified_for(cert.goal).is_none() {
+            self.certified.push((cert.goal, KeyMap::default()));
+        }
+        let map = &mut self.certified.iter_mut().find(|(g, _)| *g == cert.goal).expect("just added").1;
+        for e in &cert.entries {
+            map.entry(e.key).or_insert(*e);
         }
     }
 
@@ -331,7 +366,11 @@ impl<'a> ThresholdSolver<'a> {
             }
         }
         if self.certificates {
-            return Ok(None);
+            // Only proofs this solver certified earlier: the opponent of the
+            // attacker holds a draw there, so the attacker does not win.
+            let draws = Goal::draws_of(attacker.opponent());
+            let certified = self.certified_for(draws).is_some_and(|c| c.contains_key(&key(pos)));
+            return Ok(certified.then_some((false, Known::Store)));
         }
         Ok(self.stored(pos, attacker).map(|w| (w, Known::Store)))
     }
@@ -360,6 +399,7 @@ impl<'a> ThresholdSolver<'a> {
         let mut stack = vec![0u32];
         seen[0] = true;
         let mut entries = Vec::new();
+        let mut cited: Vec<u64> = Vec::new();
         let slot_rank = |s: u32| match slot(s) {
             Slot::Node(c) => rank[c as usize],
             _ => 0,
@@ -381,6 +421,12 @@ impl<'a> ThresholdSolver<'a> {
                     _ => {
                         let leaf = pos.play(moves[j]);
                         if leaves.insert(key(&leaf), ()).is_none() {
+                            if self.certified_for(goal).is_some_and(|c| c.contains_key(&key(&leaf))) {
+                                // A position certified by an earlier proof:
+                                // its entries come with it (below).
+                                cited.push(key(&leaf));
+                                return Ok(());
+                            }
                             let step = if leaf.is_lost_in(self.rules) {
                                 Step::End
                             } else {
@@ -409,6 +455,25 @@ impl<'a> ThresholdSolver<'a> {
                 Step::All
             };
             entries.push(Entry { key: k, rank: if wins { rank[i] } else { 0 }, step });
+        }
+        if let Some(earlier) = self.certified_for(goal).filter(|_| !cited.is_empty()) {
+            // The cited earlier proofs: every entry reachable from a cited
+            // position (entries of this proof take precedence: each is valid
+            // on its own).
+            let mut have: KeyMap<()> = entries.iter().map(|e| (e.key, ())).collect();
+            while let Some(k) = cited.pop() {
+                if have.insert(k, ()).is_some() {
+                    continue;
+                }
+                let e = *earlier.get(&k).expect("cited positions are certified");
+                let pos = position(k);
+                match e.step {
+                    Step::Move(mv) => cited.push(key(&pos.play(mv))),
+                    Step::All => cited.extend(pos.legal_moves_in(self.rules).iter().map(|&mv| key(&pos.play(mv)))),
+                    Step::Table(_) | Step::End => {}
+                }
+                entries.push(e);
+            }
         }
         entries.sort_unstable_by_key(|e| e.key);
         Ok(Certificate {
@@ -633,7 +698,9 @@ impl<'a> ThresholdSolver<'a> {
                 let preds = g.predecessors();
                 let sure = g.attractor(attacker, &preds, false);
                 drop(preds);
-                Some(self.certificate(&g, &status, &sure, attacker, w)?)
+                let cert = self.certificate(&g, &status, &sure, attacker, w)?;
+                self.remember(&cert);
+                Some(cert)
             }
             _ => None,
         };

@@ -236,6 +236,56 @@ fn certificates_check_and_tampered_ones_are_rejected() {
     );
 }
 
+/// A solver asked for certificates uses the positions of its earlier
+/// draw-goal certificates as leaves, and a proof that rests on them takes in
+/// exactly the entries it cites: the result checks on its own, and removing
+/// any entry but the root breaks it.
+#[test]
+fn certificates_cite_earlier_proofs_of_the_same_goal() {
+    let tb = leaves();
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let mut cited = 0;
+    for _ in 0..200 {
+        let pos = random_position(&mut rng, 5, 5);
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            continue;
+        }
+        // The draw of the side not to move, after each of the mover's moves:
+        // prove the children first, then the parent, with one solver.
+        let goal = Goal::draws_of(pos.side_to_move().opponent());
+        let mut solver = ThresholdSolver::new(Some(tb), Some(hce()));
+        solver.want_certificates(true);
+        let children_proven = moves.iter().all(|&mv| {
+            let r = solver.solve(&pos.play(mv), goal, &unlimited(), &mut |_| {}).unwrap();
+            r.outcome == Outcome::Proven
+        });
+        if !children_proven {
+            continue;
+        }
+        let result = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+        assert_eq!(result.outcome, Outcome::Proven, "{goal} from {pos}: every child holds it");
+        let cert = result.certificate.unwrap();
+        check_certificate(&cert, &pos, Some(tb)).unwrap_or_else(|e| panic!("{goal} from {pos}: {e}"));
+        // The opponent moves at the root; its children were proven before,
+        // so the root's proof cites them.
+        assert!(result.nodes <= 1, "{pos}: the root needs no search beyond its own moves ({} nodes)", result.nodes);
+        for i in 0..cert.entries.len() {
+            if cert.entries[i].key == cert.root {
+                continue;
+            }
+            let mut bad = cert.clone();
+            bad.entries.remove(i);
+            assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: entry {i} removed");
+        }
+        cited += 1;
+        if cited == 4 {
+            break;
+        }
+    }
+    assert_eq!(cited, 4, "positions whose children all hold the draw");
+}
+
 #[test]
 fn damaged_certificate_text_is_refused_with_the_line() {
     let mut solver = ThresholdSolver::new(None, None);
