@@ -68,6 +68,16 @@ pub fn build(
         .collect()
 }
 
+/// The entries' indices, deepest positions first (so that proofs of deeper
+/// positions serve as leaves for shallower ones), and their positions.
+fn deepest_first(entries: &[BookEntry]) -> (Vec<usize>, Vec<Position>) {
+    let mut order: Vec<usize> = (0..entries.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
+    let positions: Vec<Position> =
+        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    (order, positions)
+}
+
 /// Replaces every entry's `exact_value` by what the proof search proves
 /// (`alq openings --solve`): `win D`, `loss D`, `draw` (game-theoretic values,
 /// side to move's view, as the tablebases define them), `win ≤ D` / `loss ≤ D`
@@ -82,10 +92,7 @@ pub fn solve_exact(
     budget: &alq_solver::Budget,
     on_done: impl Fn() + Sync,
 ) -> Result<(), alq_solver::SolveError> {
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
-    let positions: Vec<Position> =
-        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let (order, positions) = deepest_first(entries);
     let values = order
         .par_iter()
         .map_init(
@@ -120,7 +127,7 @@ pub fn solve_exact(
 /// positions of earlier certificates of its goal (draw goals), so the
 /// certificate of the shallowest position (the first entry with the fewest
 /// plies), returned per goal, is one checkable proof.
-#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+#[allow(clippy::too_many_arguments)]
 pub fn solve_goals(
     rules: RuleSet,
     entries: &mut [BookEntry],
@@ -132,10 +139,7 @@ pub fn solve_goals(
     on_done: impl Fn() + Sync,
 ) -> Result<(Vec<Vec<alq_solver::Outcome>>, Vec<Option<alq_solver::Certificate>>), alq_solver::SolveError> {
     use alq_solver::Outcome;
-    let mut order: Vec<usize> = (0..entries.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
-    let positions: Vec<Position> =
-        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let (order, positions) = deepest_first(entries);
     let per_goal = goals
         .par_iter()
         .map(|&goal| {
