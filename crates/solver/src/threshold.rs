@@ -294,19 +294,31 @@ impl<'a> ThresholdSolver<'a> {
         self.certified.iter().find(|(g, _)| *g == goal).map(|(_, c)| c)
     }
 
-    /// Keeps a draw-goal certificate's entries, so that later searches of
-    /// the same question use its positions as leaves and cite it.
-    fn remember(&mut self, cert: &Certificate) {
-        if !matches!(cert.goal, Goal::WhiteDraws | Goal::BlackDraws) {
+    /// Keeps draw-goal entries, so that later searches of the same question
+    /// use their positions as leaves and cite them. `entries` must be closed
+    /// (every move and every opponent reply leads to an entry of the set, of
+    /// an earlier set, or a leaf among them); a set that would take the
+    /// certified positions past `max_store` is left out whole, never in part.
+    fn remember(&mut self, goal: Goal, entries: &[Entry]) {
+        if !matches!(goal, Goal::WhiteDraws | Goal::BlackDraws) {
             return;
         }
-        if self.certified_for(cert.goal).is_none() {
-            self.certified.push((cert.goal, KeyMap::default()));
+        if self.certified_for(goal).is_none() {
+            self.certified.push((goal, KeyMap::default()));
         }
-        let map = &mut self.certified.iter_mut().find(|(g, _)| *g == cert.goal).expect("just added").1;
-        for e in &cert.entries {
+        let map = &mut self.certified.iter_mut().find(|(g, _)| *g == goal).expect("just added").1;
+        if map.len() + entries.len() > self.max_store {
+            return;
+        }
+        for e in entries {
             map.entry(e.key).or_insert(*e);
         }
+    }
+
+    /// Positions certified so far for `goal` (draw goals; see
+    /// [`ThresholdSolver::want_certificates`]).
+    pub fn certified_len(&self, goal: Goal) -> usize {
+        self.certified_for(goal).map_or(0, |c| c.len())
     }
 
     /// Ask for certificates (see [`ThresholdSolver::certificates`]).
@@ -387,6 +399,29 @@ impl<'a> ThresholdSolver<'a> {
         attacker: Side,
         wins: bool,
     ) -> Result<Certificate, SolveError> {
+        let (goal, entries) = self.strategy(g, status, rank, attacker, wins, vec![0])?;
+        Ok(Certificate {
+            rules: self.rules,
+            goal,
+            root: g.keys[0],
+            table_pieces: self.tb.map_or(0, |t| t.wdl_max_pieces()),
+            entries,
+        })
+    }
+
+    /// The strategy of the side holding the result from the nodes `starts`
+    /// (all settled that way): its entries, sorted by key, with the goal
+    /// they prove. Every position reached gets an entry; cited positions of
+    /// earlier proofs bring the entries they reach.
+    fn strategy(
+        &self,
+        g: &Graph,
+        status: &[u8],
+        rank: &[u32],
+        attacker: Side,
+        wins: bool,
+        starts: Vec<u32>,
+    ) -> Result<(Goal, Vec<Entry>), SolveError> {
         let (holder, keep) = if wins { (attacker, YES) } else { (attacker.opponent(), NO) };
         let goal = match (holder, wins) {
             (Side::White, true) => Goal::WhiteWins,
@@ -396,8 +431,10 @@ impl<'a> ThresholdSolver<'a> {
         };
         let mut seen = vec![false; g.len()];
         let mut leaves: KeyMap<()> = KeyMap::default();
-        let mut stack = vec![0u32];
-        seen[0] = true;
+        for &s in &starts {
+            seen[s as usize] = true;
+        }
+        let mut stack = starts;
         let mut entries = Vec::new();
         let mut cited: Vec<u64> = Vec::new();
         let slot_rank = |s: u32| match slot(s) {
@@ -476,13 +513,7 @@ impl<'a> ThresholdSolver<'a> {
             }
         }
         entries.sort_unstable_by_key(|e| e.key);
-        Ok(Certificate {
-            rules: self.rules,
-            goal,
-            root: g.keys[0],
-            table_pieces: self.tb.map_or(0, |t| t.wdl_max_pieces()),
-            entries,
-        })
+        Ok((goal, entries))
     }
 
     /// Proof and disproof numbers of a new frontier position from the
@@ -698,12 +729,21 @@ impl<'a> ThresholdSolver<'a> {
                 let preds = g.predecessors();
                 let sure = g.attractor(attacker, &preds, false);
                 drop(preds);
-                let cert = self.certificate(&g, &status, &sure, attacker, w)?;
-                self.remember(&cert);
-                Some(cert)
+                Some(self.certificate(&g, &status, &sure, attacker, w)?)
             }
             _ => None,
         };
+        if self.certificates {
+            // Every position this search settled for the defender, settled or
+            // not at the root: the defender's strategy from all of them is
+            // closed (it never enters the possible attractor), so later
+            // searches of the same question may end there and cite it.
+            let held: Vec<u32> = (0..g.len() as u32).filter(|&i| status[i as usize] == NO).collect();
+            if !held.is_empty() {
+                let (goal, entries) = self.strategy(&g, &status, &[], attacker, false, held)?;
+                self.remember(goal, &entries);
+            }
+        }
         let result = ThresholdResult {
             goal,
             outcome,

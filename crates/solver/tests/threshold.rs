@@ -286,6 +286,58 @@ fn certificates_cite_earlier_proofs_of_the_same_goal() {
     assert_eq!(cited, 4, "positions whose children all hold the draw");
 }
 
+/// A solver asked for certificates keeps every position a search settled
+/// for the defender, not only those its root's proof reaches: a later search
+/// from another such position ends at once, and its certificate checks.
+#[test]
+fn certificates_keep_every_position_a_search_held() {
+    let tb = leaves();
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut served = 0;
+    for _ in 0..400 {
+        let pos = random_position(&mut rng, 5, 5);
+        let moves = pos.legal_moves();
+        if moves.len() < 2 {
+            continue;
+        }
+        // The mover holds the draw: its proof follows one move only.
+        let goal = Goal::draws_of(pos.side_to_move());
+        let mut solver = ThresholdSolver::new(Some(tb), Some(hce()));
+        solver.want_certificates(true);
+        let result = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+        if result.outcome != Outcome::Proven {
+            continue;
+        }
+        let root_cert = result.certificate.unwrap();
+        assert!(solver.certified_len(goal) >= root_cert.entries.len());
+        for &mv in &moves {
+            let child = pos.play(mv);
+            let k = alq_solver::key(&child);
+            if root_cert.entries.iter().any(|e| e.key == k) {
+                continue;
+            }
+            // Outside the root's proof: what does a fresh search need?
+            let mut fresh = ThresholdSolver::new(Some(tb), Some(hce()));
+            fresh.want_certificates(true);
+            let alone = fresh.solve(&child, goal, &unlimited(), &mut |_| {}).unwrap();
+            if alone.outcome != Outcome::Proven || alone.nodes <= 1 {
+                continue;
+            }
+            let again = solver.solve(&child, goal, &unlimited(), &mut |_| {}).unwrap();
+            assert_eq!(again.outcome, Outcome::Proven, "{goal} after {mv} from {pos}");
+            let cert = again.certificate.unwrap();
+            check_certificate(&cert, &child, Some(tb)).unwrap_or_else(|e| panic!("{goal} after {mv}: {e}"));
+            if again.nodes <= 1 {
+                served += 1;
+            }
+        }
+        if served >= 5 {
+            break;
+        }
+    }
+    assert!(served >= 5, "positions held by an earlier search but outside its root's proof: {served}");
+}
+
 #[test]
 fn damaged_certificate_text_is_refused_with_the_line() {
     let mut solver = ThresholdSolver::new(None, None);
