@@ -257,6 +257,12 @@ pub struct ThresholdSolver<'a> {
     /// takes in their entries (a draw goal's entries form a closed set, ranks
     /// 0, so the union of proofs is a proof).
     certified: Vec<(Goal, KeyMap<Entry>)>,
+    /// With certificates: whether positions this solver (or a store it read)
+    /// found won for the attacker are leaves too. A defender's strategy never
+    /// enters them, so a draw-goal proof stays certifiable; a proof that the
+    /// attacker wins may then rest on them and comes without a certificate.
+    /// Off by default; the opening-tree solver turns it on for draw goals.
+    pub attacker_wins_as_leaves: bool,
     /// Where and how often an unsettled search saves its state.
     checkpoint: Option<(PathBuf, Duration)>,
 }
@@ -278,6 +284,7 @@ impl<'a> ThresholdSolver<'a> {
             cycle_aware: false,
             certificates: false,
             certified: Vec::new(),
+            attacker_wins_as_leaves: false,
             checkpoint: None,
         }
     }
@@ -381,8 +388,11 @@ impl<'a> ThresholdSolver<'a> {
             // Only proofs this solver certified earlier: the opponent of the
             // attacker holds a draw there, so the attacker does not win.
             let draws = Goal::draws_of(attacker.opponent());
-            let certified = self.certified_for(draws).is_some_and(|c| c.contains_key(&key(pos)));
-            return Ok(certified.then_some((false, Known::Store)));
+            if self.certified_for(draws).is_some_and(|c| c.contains_key(&key(pos))) {
+                return Ok(Some((false, Known::Store)));
+            }
+            let won = self.attacker_wins_as_leaves && self.stored(pos, attacker) == Some(true);
+            return Ok(won.then_some((true, Known::Store)));
         }
         Ok(self.stored(pos, attacker).map(|w| (w, Known::Store)))
     }
@@ -390,7 +400,8 @@ impl<'a> ThresholdSolver<'a> {
     /// The proof of the settled root: when `attacker` wins, its winning
     /// strategy with the ranks of the sure attractor; when it does not,
     /// the defender's strategy that stays out of the possible attractor.
-    /// Only positions the strategy reaches are written.
+    /// Only positions the strategy reaches are written. `None` when the
+    /// attacker's win rests on a stored win (see `attacker_wins_as_leaves`).
     fn certificate(
         &self,
         g: &Graph,
@@ -398,21 +409,24 @@ impl<'a> ThresholdSolver<'a> {
         rank: &[u32],
         attacker: Side,
         wins: bool,
-    ) -> Result<Certificate, SolveError> {
-        let (goal, entries) = self.strategy(g, status, rank, attacker, wins, vec![0])?;
-        Ok(Certificate {
+    ) -> Result<Option<Certificate>, SolveError> {
+        let Some((goal, entries)) = self.strategy(g, status, rank, attacker, wins, vec![0])? else {
+            return Ok(None);
+        };
+        Ok(Some(Certificate {
             rules: self.rules,
             goal,
             root: g.keys[0],
             table_pieces: self.tb.map_or(0, |t| t.wdl_max_pieces()),
             entries,
-        })
+        }))
     }
 
     /// The strategy of the side holding the result from the nodes `starts`
     /// (all settled that way): its entries, sorted by key, with the goal
     /// they prove. Every position reached gets an entry; cited positions of
-    /// earlier proofs bring the entries they reach.
+    /// earlier proofs bring the entries they reach. `None` when it reaches a
+    /// stored win of the attacker (see `attacker_wins_as_leaves`).
     fn strategy(
         &self,
         g: &Graph,
@@ -421,7 +435,7 @@ impl<'a> ThresholdSolver<'a> {
         attacker: Side,
         wins: bool,
         starts: Vec<u32>,
-    ) -> Result<(Goal, Vec<Entry>), SolveError> {
+    ) -> Result<Option<(Goal, Vec<Entry>)>, SolveError> {
         let (holder, keep) = if wins { (attacker, YES) } else { (attacker.opponent(), NO) };
         let goal = match (holder, wins) {
             (Side::White, true) => Goal::WhiteWins,
@@ -447,7 +461,9 @@ impl<'a> ThresholdSolver<'a> {
             let pos = position(k);
             let moves = pos.legal_moves_in(self.rules);
             let slots = g.successors(node);
-            let mut visit = |j: usize, entries: &mut Vec<Entry>| -> Result<(), SolveError> {
+            // Whether the successor can be part of a proof (false: a stored
+            // win of the attacker, which comes without one).
+            let mut visit = |j: usize, entries: &mut Vec<Entry>| -> Result<bool, SolveError> {
                 match slot(slots[j]) {
                     Slot::Node(c) => {
                         if !seen[c as usize] {
@@ -462,19 +478,23 @@ impl<'a> ThresholdSolver<'a> {
                                 // A position certified by an earlier proof:
                                 // its entries come with it (below).
                                 cited.push(key(&leaf));
-                                return Ok(());
+                                return Ok(true);
                             }
                             let step = if leaf.is_lost_in(self.rules) {
                                 Step::End
                             } else {
-                                let tb = self.tb.expect("a leaf that is not terminal comes from the tables");
-                                Step::Table(tb.probe_wdl(&leaf)?.0)
+                                match self.tb.filter(|t| leaf.occupied().count() <= t.wdl_max_pieces()) {
+                                    Some(tb) => Step::Table(tb.probe_wdl(&leaf)?.0),
+                                    // A stored win of the attacker (see
+                                    // `attacker_wins_as_leaves`): no proof here.
+                                    None => return Ok(false),
+                                }
                             };
                             entries.push(Entry { key: key(&leaf), rank: 0, step });
                         }
                     }
                 }
-                Ok(())
+                Ok(true)
             };
             let step = if moves.is_empty() {
                 Step::End
@@ -483,11 +503,15 @@ impl<'a> ThresholdSolver<'a> {
                     .filter(|&j| slot_status(slots[j], status) == keep)
                     .min_by_key(|&j| if wins { slot_rank(slots[j]) } else { 0 })
                     .expect("a settled node of the holder has a successor keeping its result");
-                visit(j, &mut entries)?;
+                if !visit(j, &mut entries)? {
+                    return Ok(None);
+                }
                 Step::Move(moves[j])
             } else {
                 for j in 0..slots.len() {
-                    visit(j, &mut entries)?;
+                    if !visit(j, &mut entries)? {
+                        return Ok(None);
+                    }
                 }
                 Step::All
             };
@@ -513,7 +537,7 @@ impl<'a> ThresholdSolver<'a> {
             }
         }
         entries.sort_unstable_by_key(|e| e.key);
-        Ok((goal, entries))
+        Ok(Some((goal, entries)))
     }
 
     /// Proof and disproof numbers of a new frontier position from the
@@ -729,7 +753,7 @@ impl<'a> ThresholdSolver<'a> {
                 let preds = g.predecessors();
                 let sure = g.attractor(attacker, &preds, false);
                 drop(preds);
-                Some(self.certificate(&g, &status, &sure, attacker, w)?)
+                self.certificate(&g, &status, &sure, attacker, w)?
             }
             _ => None,
         };
@@ -740,8 +764,9 @@ impl<'a> ThresholdSolver<'a> {
             // searches of the same question may end there and cite it.
             let held: Vec<u32> = (0..g.len() as u32).filter(|&i| status[i as usize] == NO).collect();
             if !held.is_empty() {
-                let (goal, entries) = self.strategy(&g, &status, &[], attacker, false, held)?;
-                self.remember(goal, &entries);
+                if let Some((goal, entries)) = self.strategy(&g, &status, &[], attacker, false, held)? {
+                    self.remember(goal, &entries);
+                }
             }
         }
         let result = ThresholdResult {

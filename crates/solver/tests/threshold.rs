@@ -338,6 +338,43 @@ fn certificates_keep_every_position_a_search_held() {
     assert!(served >= 5, "positions held by an earlier search but outside its root's proof: {served}");
 }
 
+/// With `attacker_wins_as_leaves`, a draw-goal solver asked for
+/// certificates ends later searches at positions earlier ones found won for
+/// the attacker: fewer expansions, and every draw it proves still checks.
+#[test]
+fn attacker_wins_end_draw_searches_and_draw_proofs_still_check() {
+    let tb = leaves();
+    let mut rng = ChaCha8Rng::seed_from_u64(29);
+    let positions: Vec<Position> = (0..60).map(|_| random_position(&mut rng, 5, 5)).collect();
+    let mut nodes = [0u64; 2];
+    let mut checked = 0;
+    for (i, on) in [false, true].into_iter().enumerate() {
+        for pos in &positions {
+            let goal = Goal::draws_of(pos.side_to_move());
+            let mut solver = ThresholdSolver::new(Some(tb), Some(hce()));
+            solver.want_certificates(true);
+            solver.attacker_wins_as_leaves = on;
+            // The children first (some won for the attacker), then the parent.
+            for mv in pos.legal_moves() {
+                nodes[i] += solver.solve(&pos.play(mv), goal, &unlimited(), &mut |_| {}).unwrap().nodes;
+            }
+            let result = solver.solve(pos, goal, &unlimited(), &mut |_| {}).unwrap();
+            nodes[i] += result.nodes;
+            let truth = wdl(truth().probe(pos).unwrap());
+            assert_eq!(result.outcome == Outcome::Proven, truth != Wdl::Loss, "{goal} from {pos}");
+            if let Some(cert) = result.certificate {
+                check_certificate(&cert, pos, Some(tb)).unwrap_or_else(|e| panic!("{goal} from {pos}: {e}"));
+                checked += 1;
+            } else {
+                // Only a win of the attacker resting on a stored win lacks one.
+                assert!(on && result.outcome == Outcome::Disproven, "{goal} from {pos}: no certificate");
+            }
+        }
+    }
+    assert!(nodes[1] < nodes[0], "expansions without and with stored wins as leaves: {nodes:?}");
+    assert!(checked >= 60, "{checked} certificates");
+}
+
 #[test]
 fn damaged_certificate_text_is_refused_with_the_line() {
     let mut solver = ThresholdSolver::new(None, None);
