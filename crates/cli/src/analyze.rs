@@ -66,7 +66,7 @@ pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     searcher.set_threads(args.threads as usize);
     attach_tables(&mut searcher, open_tables(args.tb.as_deref(), rules)?.as_ref());
     let game = Game::new(pos, GameConfig::with_rules(rules));
-    let result = searcher.search(&game, args.limits.limits(), |it| println!("{}", crate::engine::info_line(it)));
-    println!("{}", crate::engine::bestmove_line(&result));
+    let result = searcher.search(&game, args.limits.limits(), |it| println!("{}", alq_play::info_line(it)));
+    println!("{}", alq_play::bestmove_line(&result));
     Ok(())
 }

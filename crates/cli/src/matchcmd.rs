@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use alq_engine::{GameConfig, Limits};
-use alq_selfplay::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, TimeControl};
+use alq_play::{openings, run_match_with_games, MatchConfig, MatchReport, OpeningSource, PlayerSpec, TimeControl};
 use alq_stats::Sprt;
 
 #[derive(Args)]

@@ -8,7 +8,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::ProgressBar;
 
-use alq_selfplay::{book, EvalSpec};
+use alq_play::EvalSpec;
+use alq_selfplay::book;
 
 #[derive(Args)]
 pub struct OpeningsArgs {
@@ -109,20 +110,14 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
     }
     if let Some(cp) = args.balanced {
         let depth = args.depth as usize;
-        entries.retain(|e| {
-            e.plies == depth
-                && e.score
-                    .strip_prefix("cp ")
-                    .and_then(|v| v.parse::<i64>().ok())
-                    .is_some_and(|v| v.unsigned_abs() <= cp as u64)
-        });
+        entries.retain(|e| e.plies == depth && matches!(e.score, alq_engine::Score::Cp(v) if v.unsigned_abs() <= cp));
         if entries.is_empty() {
             bail!("no position {depth} plies deep scores within ±{cp} cp");
         }
     }
     alq_records::write_atomic(&args.out, book::to_csv(&entries).as_bytes())
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    let proven = entries.iter().filter(|e| !e.exact_value.is_empty()).count();
+    let proven = entries.iter().filter(|e| e.exact_value.is_some()).count();
     eprintln!("{} positions ({proven} with a proven value) written to {}", entries.len(), args.out.display());
     Ok(())
 }
@@ -202,7 +197,10 @@ fn solve_book_goals(
         }
         let known = at
             .iter()
-            .filter(|&&i| !entries[i].exact_value.is_empty() && !entries[i].exact_value.starts_with(['≥', '≤']))
+            .filter(|&&i| {
+                use alq_engine::Proven;
+                !matches!(entries[i].exact_value, None | Some(Proven::AtLeastDraw | Proven::AtMostDraw))
+            })
             .count();
         row.push_str(&format!(" {known} |"));
         eprintln!("{row}");
@@ -237,7 +235,7 @@ fn solve_book(
     for e in entries.iter() {
         let slot = by_depth.entry(e.plies).or_default();
         slot.0 += 1;
-        slot.1 += usize::from(!e.exact_value.is_empty());
+        slot.1 += usize::from(e.exact_value.is_some());
     }
     eprintln!("solved in {:.1} s ({} nodes per position):", started.elapsed().as_secs_f64(), args.solve_nodes);
     for (plies, (n, proven)) in by_depth {

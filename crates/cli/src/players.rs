@@ -1,7 +1,7 @@
 //! Parsing evaluator names and table folders given on the command line.
 
 use alq_engine::{Evaluator, RuleSet, Searcher};
-use alq_selfplay::{EvalSpec, TablesSpec};
+use alq_play::{EvalSpec, TablesSpec};
 
 /// `hce`, `hce@name=value,...` with handcrafted weights, `nn` or a network
 /// file; a network trained for other rules than `rules` is refused.

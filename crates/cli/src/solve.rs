@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use alq_engine::{Position, RuleSet, Side};
-use alq_solver::{load_state, save_state, Budget, Goal, Outcome, Proof, Solver, ThresholdSolver};
+use alq_solver::{load_state, save_state, Budget, Goal, Outcome, Solver, ThresholdSolver};
 use alq_tablebase::Tablebase;
 
 /// Proves the game-theoretic value of a position: `win D`, `loss D` (D in
@@ -237,10 +237,13 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     );
     println!("bounds {} .. {}", result.lower, result.upper);
     match result.best_move {
-        Some(mv) if result.proof != Proof::Unknown => println!("bestmove {mv}"),
+        Some(mv) if result.proof.is_some() => println!("bestmove {mv}"),
         _ => println!("bestmove (none proven)"),
     }
-    println!("value {}", result.proof);
+    match result.proof {
+        Some(proof) => println!("value {proof}"),
+        None => println!("value unknown"),
+    }
     Ok(())
 }
 

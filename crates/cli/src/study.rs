@@ -2,15 +2,15 @@
 //! strength. The games come from `alq_selfplay::run_study`, the summary
 //! from `alq_report::StudySummary`; this module parses flags and draws bars.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 
 use anyhow::Context;
 use clap::Args;
 use indicatif::MultiProgress;
 
-use alq_report::{StudyInput, StudySummary};
-use alq_selfplay::{run_study, StudyConfig, StudyEvent, StudyRun};
+use alq_report::StudySummary;
+use alq_selfplay::{run_study, StudyConfig, StudyEvent};
 
 #[derive(Args)]
 pub struct StudyArgs {
@@ -39,20 +39,6 @@ pub struct StudyArgs {
     job: crate::JobArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
-}
-
-/// The summary's inputs: every run's games file.
-pub fn study_inputs(out: &Path, runs: &[StudyRun]) -> Vec<StudyInput> {
-    runs.iter()
-        .map(|r| StudyInput {
-            rung: r.rung,
-            player: r.player.clone(),
-            family: r.family.clone(),
-            nodes: r.nodes,
-            first_move: r.first_move.clone(),
-            file: out.join(&r.dir).join("games.csv"),
-        })
-        .collect()
 }
 
 pub fn run(args: StudyArgs) -> anyhow::Result<()> {
@@ -105,7 +91,7 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     top.finish_and_clear();
-    let mut summary = pool.install(|| StudySummary::from_inputs(&study_inputs(&out, &runs), config.rules))?;
+    let mut summary = pool.install(|| StudySummary::from_runs(&out, &runs, config.rules))?;
     if let Some(dir) = &proofs {
         summary.set_proofs(dir);
     }

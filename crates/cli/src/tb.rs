@@ -328,7 +328,7 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
             );
             let batch: Vec<(u32, u32)> =
                 (0..(args.positions - agree).min(64)).map(|_| random_stored_form(&mut rng, k)).collect();
-            let results: Vec<anyhow::Result<Option<(alq_engine::Position, alq_tablebase::Wdl, alq_tablebase::Value)>>> =
+            let results: Vec<anyhow::Result<Option<(alq_engine::Position, alq_tablebase::Wdl, alq_tablebase::Exact)>>> =
                 pool.install(|| {
                     batch
                         .par_iter()
@@ -337,7 +337,7 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
                             let mut solver = alq_solver::Solver::new(Some(&against));
                             solver.set_rules(against.rules());
                             let result = solver.solve(&pos, &budget)?;
-                            let alq_solver::Proof::Exact(value) = result.proof else { return Ok(None) };
+                            let Some(alq_engine::Proven::Exact(value)) = result.proof else { return Ok(None) };
                             let (stored, _) = tb.probe_wdl(&pos)?;
                             Ok(Some((pos, stored, value)))
                         })
@@ -375,7 +375,7 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
 
 fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {
     let judge = crate::players::open_tables(Some(&args.tb), args.rules.get())?.expect("a folder was given");
-    let player = alq_selfplay::PlayerSpec::parse(&args.player, alq_engine::Limits::default())?;
+    let player = alq_play::PlayerSpec::parse(&args.player, alq_engine::Limits::default())?;
     player.check_rules(args.rules.get())?;
     let pool = crate::thread_pool(args.threads)?;
     let started = Instant::now();

@@ -435,8 +435,9 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let html = std::fs::read_to_string(report.join("report.html")).unwrap();
-    assert!(html.contains("Exact value of the start position: White holds at least a draw (proof)."), "start value");
+    assert!(html.contains("Exact value of the start position: draw (proof)."), "start value");
     assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements");
+    assert!(html.contains("after c2-c3: draw (proof)"), "first-move statements");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     let d2c3 = summary["first_moves"].as_array().unwrap().iter().find(|m| m["first_move"] == "d2-c3").unwrap();

@@ -40,8 +40,8 @@ pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{
-    feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError, NnEvaluator, INPUTS,
-    SCORE_SCALE,
+    default_network, feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError,
+    NnEvaluator, DEFAULT_NETWORK, INPUTS, SCORE_SCALE,
 };
 pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};
@@ -49,6 +49,6 @@ pub use rules::{Jump, JumpList, RuleSet, Rules, Shift, Variant, BRAINKING, BRAIN
 pub use search::{
     time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, TB_WIN,
 };
-pub use tables::{EndgameTables, Exact, Wdl};
+pub use tables::{EndgameTables, Exact, Proven, Wdl};
 pub use tt::{Bound, TranspositionTable};
 pub use types::{Bitboard, BitboardIter, Point, Side};

@@ -58,6 +58,16 @@ pub const MAGIC: &[u8; 8] = b"ALQNET\x1a\n";
 /// The format version this engine reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
+/// The network shipped with the program (trained by `alq pipeline` with
+/// `configs/full.toml`), embedded at compile time.
+pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../../../data/networks/default.alqnet");
+
+/// The shipped network, read once.
+pub fn default_network() -> Result<Arc<Network>, NetworkError> {
+    static NET: std::sync::OnceLock<Result<Arc<Network>, NetworkError>> = std::sync::OnceLock::new();
+    NET.get_or_init(|| Network::from_bytes(DEFAULT_NETWORK).map(Arc::new)).clone()
+}
+
 /// Why a network file was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum NetworkError {

@@ -56,6 +56,14 @@ impl Exact {
         }
     }
 
+    /// The value of a position from the values of the positions its legal
+    /// moves lead to (each from the opponent's view): the side to move wins
+    /// as fast as it can, and when it cannot win, draws, and when it cannot
+    /// draw, loses as slowly as it can. No successors: lost at once.
+    pub fn from_successors(successors: impl IntoIterator<Item = Exact>) -> Exact {
+        successors.into_iter().map(Exact::for_mover).max_by(Exact::preference).unwrap_or(Exact::Loss(0))
+    }
+
     /// `win`, `draw` or `loss` without the distance.
     pub fn kind(self) -> &'static str {
         match self {
@@ -94,6 +102,85 @@ impl std::str::FromStr for Exact {
             return Err(bad());
         }
         Ok(value)
+    }
+}
+
+/// What is proven about a position's value for the side to move: the proof
+/// search's result, and an opening book's `exact_value` column. Written as
+/// `win D`, `loss D`, `draw`, `win ≤ D`, `loss ≤ D`, `win`, `loss`,
+/// `≥ draw` or `≤ draw` (and read back by `FromStr` and serde).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(into = "String", try_from = "String")]
+pub enum Proven {
+    /// The exact value, distance included.
+    Exact(Exact),
+    /// The side to move wins; the end comes within this many plies (an upper
+    /// bound: a faster win may exist).
+    WinWithin(u32),
+    /// The side to move loses; the winner can force the end within this many
+    /// plies (the loser may be forced to lose sooner).
+    LossWithin(u32),
+    /// Threshold proofs, without distances: the side to move wins, or loses.
+    Win,
+    Loss,
+    /// The side to move holds at least a draw, or at most one. (A draw both
+    /// sides hold is `Exact(Exact::Draw)`.)
+    AtLeastDraw,
+    AtMostDraw,
+}
+
+impl fmt::Display for Proven {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Proven::Exact(v) => write!(f, "{v}"),
+            Proven::WinWithin(d) => write!(f, "win ≤ {d}"),
+            Proven::LossWithin(d) => write!(f, "loss ≤ {d}"),
+            Proven::Win => f.write_str("win"),
+            Proven::Loss => f.write_str("loss"),
+            Proven::AtLeastDraw => f.write_str("≥ draw"),
+            Proven::AtMostDraw => f.write_str("≤ draw"),
+        }
+    }
+}
+
+impl std::str::FromStr for Proven {
+    type Err = String;
+
+    /// Reads what `Display` writes.
+    fn from_str(text: &str) -> Result<Proven, String> {
+        let bad = || {
+            format!("bad proven value {text:?} (expected win D, loss D, draw, win ≤ D, loss ≤ D, win, loss, ≥ draw or ≤ draw)")
+        };
+        let distance = |d: &str| d.trim().parse::<u32>().map_err(|_| bad());
+        let text = text.trim();
+        Ok(match text {
+            "win" => Proven::Win,
+            "loss" => Proven::Loss,
+            "≥ draw" => Proven::AtLeastDraw,
+            "≤ draw" => Proven::AtMostDraw,
+            _ => {
+                if let Some(d) = text.strip_prefix("win ≤") {
+                    Proven::WinWithin(distance(d)?)
+                } else if let Some(d) = text.strip_prefix("loss ≤") {
+                    Proven::LossWithin(distance(d)?)
+                } else {
+                    Proven::Exact(text.parse().map_err(|_| bad())?)
+                }
+            }
+        })
+    }
+}
+
+impl From<Proven> for String {
+    fn from(p: Proven) -> String {
+        p.to_string()
+    }
+}
+
+impl TryFrom<String> for Proven {
+    type Error = String;
+    fn try_from(text: String) -> Result<Proven, String> {
+        text.parse()
     }
 }
 
@@ -232,6 +319,31 @@ mod tests {
         }
         for bad in ["", "win", "draw 3", "win -1", "loss x", "won 3", "win 3 4"] {
             assert!(bad.parse::<Exact>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn proven_values_round_trip_and_refuse_junk() {
+        let all = [
+            Proven::Exact(Exact::Win(7)),
+            Proven::Exact(Exact::Loss(0)),
+            Proven::Exact(Exact::Draw),
+            Proven::WinWithin(41),
+            Proven::LossWithin(12),
+            Proven::Win,
+            Proven::Loss,
+            Proven::AtLeastDraw,
+            Proven::AtMostDraw,
+        ];
+        for p in all {
+            assert_eq!(p.to_string().parse::<Proven>(), Ok(p), "{p}");
+            assert_eq!(String::from(p).parse::<Proven>(), Ok(p));
+        }
+        assert_eq!(Proven::WinWithin(41).to_string(), "win ≤ 41");
+        assert_eq!(Proven::AtLeastDraw.to_string(), "≥ draw");
+        for bad in ["", "won", "win ≤", "loss ≤ x", "≥ win", "draw 3", "unknown"] {
+            let err = bad.parse::<Proven>().unwrap_err();
+            assert!(err.contains(&format!("{bad:?}")), "{err}");
         }
     }
 }

@@ -19,11 +19,9 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use alq_engine::{GameConfig, Limits, RuleSet};
+use alq_play::{run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec};
 use alq_records::{resume_run, write_atomic, RunKind};
-use alq_selfplay::{
-    run_match, run_rescore, run_selfplay, MatchConfig, MatchReport, OpeningConfig, OpeningSource, PlayerSpec,
-    RescoreConfig, SelfplayConfig, Shard,
-};
+use alq_selfplay::{run_rescore, run_selfplay, OpeningConfig, RescoreConfig, SelfplayConfig, Shard};
 use alq_stats::{Sprt, SprtDecision};
 use alq_train::{train, Event, TrainConfig};
 
@@ -37,9 +35,9 @@ pub enum PipelineError {
     #[error(transparent)]
     Selfplay(#[from] alq_selfplay::SelfplayError),
     #[error(transparent)]
-    Spec(#[from] alq_selfplay::SpecError),
+    Spec(#[from] alq_play::SpecError),
     #[error(transparent)]
-    Match(#[from] alq_selfplay::MatchError),
+    Match(#[from] alq_play::MatchError),
     #[error(transparent)]
     Train(#[from] alq_train::TrainError),
     #[error(transparent)]
@@ -139,13 +137,13 @@ impl MatchStage {
     /// BrainKing book: under other rules give a book or leave `book` empty).
     pub fn opening_source(&self, rules: RuleSet) -> Result<OpeningSource, PipelineError> {
         let parse = |text: &str, name: &str| {
-            alq_selfplay::openings::parse_book(rules, text)
+            alq_play::openings::parse_book(rules, text)
                 .map(OpeningSource::Book)
                 .map_err(|e| PipelineError::Invalid(format!("book {name}: {e}")))
         };
         match self.book.trim() {
             "" => Ok(OpeningSource::AllAfter(self.openings)),
-            "balanced" => parse(alq_selfplay::BALANCED_BOOK, "balanced (shipped)"),
+            "balanced" => parse(alq_play::BALANCED_BOOK, "balanced (shipped)"),
             path => {
                 let path = Path::new(path);
                 let text = std::fs::read_to_string(path).map_err(io(path))?;
@@ -155,13 +153,13 @@ impl MatchStage {
     }
 
     /// Refuses, before any game, a stage whose number of games the match
-    /// would refuse ([`alq_selfplay::check_games`]) or whose games would
+    /// would refuse ([`alq_play::check_games`]) or whose games would
     /// play an opening more than once. At fixed nodes every player here is deterministic, so a second pair
     /// from the same opening repeats the first one's games: it adds no
     /// information but narrows the Elo interval, which would make the gate
     /// promote on too little evidence.
     pub fn check_openings(&self, key: &str, rules: RuleSet) -> Result<(), PipelineError> {
-        if alq_selfplay::check_games(self.games).is_err() {
+        if alq_play::check_games(self.games).is_err() {
             return Err(PipelineError::Invalid(format!(
                 "{key}.games = {} must be even and at least 2 (each opening is played with both colours)",
                 self.games
@@ -169,7 +167,7 @@ impl MatchStage {
         }
         let available = match self.opening_source(rules)? {
             OpeningSource::Book(lines) => lines.len() as u64,
-            OpeningSource::AllAfter(k) => alq_selfplay::openings::all_after(rules, k).len() as u64,
+            OpeningSource::AllAfter(k) => alq_play::openings::all_after(rules, k).len() as u64,
             OpeningSource::Random(_) => return Ok(()),
         };
         let pairs = self.games / 2;
@@ -571,8 +569,8 @@ pub fn run_pipeline(
         "" => None,
         start => {
             let bad = |e: String| PipelineError::Invalid(format!("start_network: {e}"));
-            let spec = alq_selfplay::EvalSpec::parse(start).map_err(|e| bad(e.to_string()))?;
-            if !matches!(spec, alq_selfplay::EvalSpec::Network(_)) || start == "nn" {
+            let spec = alq_play::EvalSpec::parse(start).map_err(|e| bad(e.to_string()))?;
+            if !matches!(spec, alq_play::EvalSpec::Network(_)) || start == "nn" {
                 return Err(bad(format!("{start:?} is not a network file (.alqnet)")));
             }
             spec.check_rules(config.rules).map_err(bad)?;
@@ -717,7 +715,7 @@ pub fn run_pipeline(
         if !config.accuracy.tablebase.trim().is_empty() {
             let a = &config.accuracy;
             on_event(PipelineEvent::Stage { stage: Stage::Accuracy, total: a.positions, unit: "positions" });
-            let judge = alq_selfplay::TablesSpec::open(a.tablebase.trim())
+            let judge = alq_play::TablesSpec::open(a.tablebase.trim())
                 .map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             judge.check_rules(config.rules).map_err(|e| PipelineError::Invalid(format!("[accuracy]: {e}")))?;
             let spec = PlayerSpec::parse(&player, Limits::nodes(a.nodes.max(1)))?;

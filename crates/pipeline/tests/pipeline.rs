@@ -74,7 +74,7 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
     assert_eq!(anchors.iter().map(|a| a["anchor"].as_str().unwrap()).collect::<Vec<_>>(), ["hce", "nn"]);
     assert_eq!(summary[1]["elo_vs_gen0"], anchors[0]["elo"]);
     // The shipped balanced book the gate and the evaluation play from by default.
-    let book = alq_selfplay::openings::parse_book(alq_engine::RuleSet::BrainKing, alq_selfplay::BALANCED_BOOK).unwrap();
+    let book = alq_play::openings::parse_book(alq_engine::RuleSet::BrainKing, alq_play::BALANCED_BOOK).unwrap();
     assert_eq!(book.len(), 3346);
     // Resumed: the candidate and the matches are read back, not redone.
     let games = std::fs::read(out.join("gen-001/games.csv")).unwrap();

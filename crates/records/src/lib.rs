@@ -52,6 +52,6 @@ pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordRe
 pub use record::{
     format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION,
 };
-pub use run::{resume_run, RunError, RunKind};
+pub use run::{resume_run, RunError, RunKind, StudyRun};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

@@ -58,6 +58,33 @@ pub fn resume_run<T: DeserializeOwned>(
     Ok(Some(old))
 }
 
+/// One unit of a study's work: a rung of the ladder played from the start,
+/// or from one of White's first moves. The study writes these; the report
+/// reads the games they name.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StudyRun {
+    /// Index of the rung in the ladder.
+    pub rung: usize,
+    /// The player as the records name it, e.g. `nn:75069d390240bd9e@nodes=1000`.
+    pub player: String,
+    /// `random`, `greedy`, `hce`, `nn` (any network) for grouping.
+    pub family: String,
+    /// Nodes per move (none for random and greedy).
+    pub nodes: Option<u64>,
+    /// White's first move when it was fixed; none for games from the start.
+    pub first_move: Option<String>,
+    pub games: u64,
+    /// The run's folder, relative to the study folder.
+    pub dir: PathBuf,
+}
+
+impl StudyRun {
+    /// The run's games file, under the study folder `study`.
+    pub fn games_file(&self, study: &Path) -> PathBuf {
+        study.join(&self.dir).join("games.csv")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,11 +24,12 @@ pub fn exact_from_book(path: &Path) -> Result<ExactValues, ReportError> {
     };
     let (line, value) = (column("line")?, column("exact_value")?);
     let mut out = ExactValues::new();
-    for row in reader.records() {
+    for (i, row) in reader.records().enumerate() {
         let row = row.map_err(|e| invalid(&e))?;
         let v = row.get(value).unwrap_or("");
         if !v.is_empty() {
-            out.insert(row.get(line).unwrap_or("").to_string(), v.to_string());
+            let proven: alq_engine::Proven = v.parse().map_err(|e: String| invalid(&format!("row {}: {e}", i + 2)))?;
+            out.insert(row.get(line).unwrap_or("").to_string(), proven.to_string());
         }
     }
     Ok(out)
@@ -94,6 +95,9 @@ mod tests {
         let values = exact_from_book(&book).unwrap();
         assert_eq!(values.len(), 1);
         assert_eq!(values["d2-c3"], "draw");
+        std::fs::write(&book, "line,exact_value\nc2-c3,won\n").unwrap();
+        let err = exact_from_book(&book).unwrap_err().to_string();
+        assert!(err.contains("row 2") && err.contains("\"won\""), "{err}");
         std::fs::write(&book, "a,b\n1,2\n").unwrap();
         assert!(exact_from_book(&book).unwrap_err().to_string().contains("not an opening book"));
         assert!(exact_from_book(&dir.join("missing.csv")).is_err());

@@ -5,34 +5,17 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use alq_records::RecordError;
+use alq_records::{RecordError, StudyRun};
 
 use crate::collect::{collect, Counts, Section};
 use crate::{brainking_counts, Group, ReportError, TableSummary, BRAINKING_SOURCE};
 
 /// A first move needs this many games of a rung's own to be named its best.
 pub const MIN_FIRST_MOVE_GAMES: u64 = 20;
-
-/// One games file of a study: a rung's games from the start, or from one of
-/// White's first moves.
-#[derive(Clone, Debug)]
-pub struct StudyInput {
-    /// The rung's place in the ladder (0-based).
-    pub rung: usize,
-    /// The player as the records name it.
-    pub player: String,
-    /// `random`, `greedy`, `hce` or `nn`.
-    pub family: String,
-    /// Nodes per move of a searching player.
-    pub nodes: Option<u64>,
-    /// White's first move when the file's games fixed it.
-    pub first_move: Option<String>,
-    pub file: PathBuf,
-}
 
 /// Results of one first move.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -162,12 +145,13 @@ fn first_move_rows(s: &Section) -> Vec<FirstMoveRow> {
 }
 
 impl StudySummary {
-    /// Reads and replays every file of a study (games under `rules`) and
-    /// summarises it by rung.
-    pub fn from_inputs(inputs: &[StudyInput], rules: alq_engine::RuleSet) -> Result<StudySummary, RecordError> {
+    /// Reads and replays the games of every run of the study in the folder
+    /// `study` (games under `rules`) and summarises them by rung.
+    pub fn from_runs(study: &Path, runs: &[StudyRun], rules: alq_engine::RuleSet) -> Result<StudySummary, RecordError> {
         let mut rungs: BTreeMap<usize, StudyRung> = BTreeMap::new();
-        for input in inputs {
-            let section = read_section(&input.file, rules)?;
+        for input in runs {
+            let file = input.games_file(study);
+            let section = read_section(&file, rules)?;
             let rung = rungs.entry(input.rung).or_insert_with(|| StudyRung {
                 rung: input.rung,
                 player: input.player.clone(),
@@ -185,7 +169,7 @@ impl StudySummary {
             match &input.first_move {
                 None => {
                     rung.results = Group::of(&section.total);
-                    rung.distinct_games = distinct_games(&input.file)?;
+                    rung.distinct_games = distinct_games(&file)?;
                     rung.terminations = section.terminations.clone();
                     rung.first_moves = first_move_rows(&section);
                     rung.tables = section.table_entries().as_ref().map(TableSummary::of);
@@ -236,12 +220,13 @@ impl StudySummary {
     }
 
     /// Takes what proofs settle, (line, statement) with the start as `""`:
-    /// the start's value and the lines after it.
+    /// the start's value and White's first moves (the study's subject;
+    /// longer lines are left to the report's opening tree).
     pub fn set_proofs(&mut self, proofs: &[(String, String)]) {
         for (line, value) in proofs {
             if line.is_empty() {
                 self.exact_start_value = Some(value.clone());
-            } else {
+            } else if !line.contains(' ') {
                 self.proven_lines.push(ProvenLine { line: line.clone(), value: value.clone() });
             }
         }

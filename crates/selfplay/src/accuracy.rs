@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use alq_engine::{Bitboard, EndgameTables, Game, GameConfig, Position, Side, Wdl};
 
-use crate::players::PlayerSpec;
+use alq_play::players::PlayerSpec;
 
 /// One test position: a win or a draw for the side to move, with at least
 /// one move that changes the value.

@@ -2,29 +2,57 @@
 //! searcher, as a CSV that matches and self-play read as their openings.
 
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
-use alq_engine::{Game, GameConfig, Position, RuleSet, Score, SearchConfig, Searcher};
+use alq_engine::{Exact, Game, GameConfig, Move, Position, Proven, RuleSet, Score, SearchConfig, Searcher};
 
-use crate::players::EvalSpec;
+use alq_play::players::EvalSpec;
 
-/// One position of the book.
+/// One position of the book (a CSV row: `line`, `plies`, `position`,
+/// `score`, `best_move`, `exact_value`, as text).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BookEntry {
     /// Moves from the start (the first line, in sorted move order, that
     /// reaches the position), space-separated.
     pub line: String,
     pub plies: usize,
-    pub position: String,
+    #[serde(serialize_with = "as_text")]
+    pub position: Position,
     /// The search score, side to move's view (`cp N`, `win P`, `loss P`).
-    pub score: String,
-    pub best_move: String,
-    /// `win P` or `loss P` when the search proved it, `loss 0` for a finished
-    /// game; empty otherwise.
-    pub exact_value: String,
+    #[serde(serialize_with = "as_text")]
+    pub score: Score,
+    /// None when the game is over at the position.
+    #[serde(serialize_with = "as_text_or_empty")]
+    pub best_move: Option<Move>,
+    /// What is proven about the value (side to move's view): by the search
+    /// (`win P`, `loss P`, `loss 0` for a finished game), by the proof
+    /// search, or by threshold goals; none otherwise.
+    #[serde(serialize_with = "as_text_or_empty")]
+    pub exact_value: Option<Proven>,
 }
 
-pub use crate::openings::tree as positions;
+fn as_text<T: std::fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
+
+fn as_text_or_empty<T: std::fmt::Display, S: Serializer>(value: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+    match value {
+        Some(v) => s.collect_str(v),
+        None => s.serialize_str(""),
+    }
+}
+
+/// The value a search score proves, if any.
+fn proven_by_search(score: Score) -> Option<Proven> {
+    match score {
+        Score::Win(p) => Some(Proven::Exact(Exact::Win(p))),
+        Score::Loss(p) => Some(Proven::Exact(Exact::Loss(p))),
+        Score::Draw => Some(Proven::Exact(Exact::Draw)),
+        Score::Cp(_) => None,
+    }
+}
+
+pub use alq_play::openings::tree as positions;
 
 /// Evaluates every position up to `depth` plies under `rules` with `eval` at `limits`
 /// (a fresh searcher each, in parallel; deterministic for node or depth
@@ -35,7 +63,7 @@ pub fn build(
     depth: u32,
     eval: &EvalSpec,
     limits: alq_engine::Limits,
-    tables: Option<&crate::TablesSpec>,
+    tables: Option<&alq_play::TablesSpec>,
     on_done: impl Fn() + Sync,
 ) -> Vec<BookEntry> {
     let positions = positions(rules, depth);
@@ -59,10 +87,10 @@ pub fn build(
             BookEntry {
                 line: text,
                 plies: line.len(),
-                position: pos.to_string(),
-                score: score.to_string(),
-                best_move: best.map_or(String::new(), |m| m.to_string()),
-                exact_value: if score.is_proven() { score.to_string() } else { String::new() },
+                position: *pos,
+                score,
+                best_move: best,
+                exact_value: proven_by_search(score),
             }
         })
         .collect()
@@ -73,8 +101,7 @@ pub fn build(
 fn deepest_first(entries: &[BookEntry]) -> (Vec<usize>, Vec<Position>) {
     let mut order: Vec<usize> = (0..entries.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(entries[i].plies));
-    let positions: Vec<Position> =
-        entries.iter().map(|e| e.position.parse().expect("book positions are valid")).collect();
+    let positions: Vec<Position> = entries.iter().map(|e| e.position).collect();
     (order, positions)
 }
 
@@ -109,7 +136,7 @@ pub fn solve_exact(
         )
         .collect::<Result<Vec<_>, _>>()?;
     for (i, proof) in values {
-        entries[i].exact_value = if proof.is_proven() { proof.to_string() } else { String::new() };
+        entries[i].exact_value = proof;
     }
     Ok(())
 }
@@ -124,9 +151,11 @@ pub fn solve_exact(
 /// a value already keep it. `on_done` is called after each search.
 ///
 /// With `certify`, every search writes a certificate and uses as leaves only
-/// positions of earlier certificates of its goal (draw goals), so the
-/// certificate of the shallowest position (the first entry with the fewest
-/// plies), returned per goal, is one checkable proof.
+/// positions of earlier certificates of its goal (draw goals: every position
+/// a search held for the defender) and, for draw goals, positions an earlier
+/// search found won for the attacker, so the certificate of the shallowest
+/// position (the first entry with the fewest plies), returned per goal, is
+/// one checkable proof when the goal is proven there.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_goals(
     rules: RuleSet,
@@ -146,6 +175,11 @@ pub fn solve_goals(
             let mut solver = alq_solver::ThresholdSolver::new(tb, Some(eval.build()));
             solver.set_rules(rules);
             solver.want_certificates(certify);
+            // Only the draw goals' proofs are written: wins of the attacker
+            // found earlier may end later searches (a defender's strategy
+            // never enters them).
+            solver.attacker_wins_as_leaves =
+                matches!(goal, alq_solver::Goal::WhiteDraws | alq_solver::Goal::BlackDraws);
             let mut outcomes = vec![Outcome::Unknown; positions.len()];
             let mut top = None;
             for &i in &order {
@@ -161,22 +195,21 @@ pub fn solve_goals(
     let (per_goal, certificates): (Vec<_>, Vec<_>) = per_goal.into_iter().unzip();
     let outcomes: Vec<Vec<Outcome>> = (0..entries.len()).map(|i| per_goal.iter().map(|o| o[i]).collect()).collect();
     for (entry, (pos, found)) in entries.iter_mut().zip(positions.iter().zip(&outcomes)) {
-        if !entry.exact_value.is_empty() {
-            continue;
+        if entry.exact_value.is_none() {
+            entry.exact_value = value_from_goals(pos.side_to_move(), goals, found);
         }
-        entry.exact_value = value_from_goals(pos.side_to_move(), goals, found).to_string();
     }
     Ok((outcomes, certificates))
 }
 
 /// The value, without distance and from `mover`'s view, that threshold
-/// outcomes decide: `win`, `loss`, `draw`, `≥ draw`, `≤ draw`, or "" when
+/// outcomes decide: `win`, `loss`, `draw`, `≥ draw`, `≤ draw`, or none when
 /// they decide nothing.
 pub fn value_from_goals(
     mover: alq_engine::Side,
     goals: &[alq_solver::Goal],
     outcomes: &[alq_solver::Outcome],
-) -> &'static str {
+) -> Option<Proven> {
     use alq_solver::{Goal, Outcome};
     // The value lies in lo..=hi (-1 loss, 0 draw, 1 win); each settled goal
     // narrows it.
@@ -196,12 +229,12 @@ pub fn value_from_goals(
         }
     }
     match (lo, hi) {
-        (1, _) => "win",
-        (_, -1) => "loss",
-        (0, 0) => "draw",
-        (0, 1) => "≥ draw",
-        (-1, 0) => "≤ draw",
-        _ => "",
+        (1, _) => Some(Proven::Win),
+        (_, -1) => Some(Proven::Loss),
+        (0, 0) => Some(Proven::Exact(Exact::Draw)),
+        (0, 1) => Some(Proven::AtLeastDraw),
+        (-1, 0) => Some(Proven::AtMostDraw),
+        _ => None,
     }
 }
 
@@ -224,7 +257,10 @@ mod tests {
     fn threshold_outcomes_bound_the_value() {
         use Goal::*;
         use Outcome::*;
-        let v = |mover, goals: &[Goal], outcomes: &[Outcome]| value_from_goals(mover, goals, outcomes);
+        // As the book writes it.
+        let v = |mover, goals: &[Goal], outcomes: &[Outcome]| {
+            value_from_goals(mover, goals, outcomes).map_or(String::new(), |p| p.to_string())
+        };
         // Both sides hold a draw.
         assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Proven, Proven]), "draw");
         // Black to move: White cannot hold a draw, so Black wins.

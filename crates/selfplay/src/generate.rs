@@ -17,9 +17,9 @@ use alq_records::{
     truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter,
 };
 
-use crate::matches::game_seed;
-use crate::openings::Opening;
-use crate::players::{PlayerKind, PlayerSpec, SpecError, TablesSpec};
+use alq_play::matches::game_seed;
+use alq_play::openings::Opening;
+use alq_play::players::{PlayerKind, PlayerSpec, SpecError, TablesSpec};
 
 /// How the first moves of each game are chosen.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -234,12 +234,12 @@ pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError>
         if line.is_empty() {
             return Ok(Vec::new());
         }
-        return crate::openings::parse_book(config.rules, line)
+        return alq_play::openings::parse_book(config.rules, line)
             .map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
     }
     let path = Path::new(config.opening.book.trim());
     let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
-    crate::openings::parse_book(config.rules, &text)
+    alq_play::openings::parse_book(config.rules, &text)
         .map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
 }
 

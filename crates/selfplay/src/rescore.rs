@@ -24,7 +24,7 @@ use alq_engine::{fnv1a64, Game, RuleSet};
 use alq_records::{format_score, write_atomic, RecordReader, RecordWriter, ReplayedGame};
 
 use crate::generate::SelfplayError;
-use crate::players::{PlayerKind, PlayerSpec};
+use alq_play::players::{PlayerKind, PlayerSpec};
 
 /// What a rescoring run does; written to `rescore.toml` beside its output.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

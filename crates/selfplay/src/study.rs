@@ -15,7 +15,7 @@ use alq_engine::{Limits, Position, RuleSet};
 use alq_records::write_atomic;
 
 use crate::generate::{run_selfplay, GameDone, OpeningConfig, SelfplayConfig, SelfplayError, Shard};
-use crate::players::{PlayerKind, PlayerSpec};
+use alq_play::players::{PlayerKind, PlayerSpec};
 
 /// One rung of the ladder: a player and how many games it plays.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,24 +108,7 @@ impl Default for StudyConfig {
     }
 }
 
-/// One unit of a study's work: a rung from the start, or a rung from one of
-/// White's first moves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct StudyRun {
-    /// Index of the rung in the ladder.
-    pub rung: usize,
-    /// The player as the records name it, e.g. `nn:75069d390240bd9e@nodes=1000`.
-    pub player: String,
-    /// `random`, `greedy`, `hce`, `nn` (any network) for grouping.
-    pub family: String,
-    /// Nodes per move (none for random and greedy).
-    pub nodes: Option<u64>,
-    /// White's first move when it was fixed; none for games from the start.
-    pub first_move: Option<String>,
-    pub games: u64,
-    /// The run's folder, relative to the study folder.
-    pub dir: PathBuf,
-}
+pub use alq_records::StudyRun;
 
 /// What the progress callback hears.
 pub enum StudyEvent<'a> {
@@ -167,8 +150,8 @@ impl StudyConfig {
             let (family, nodes) = match &spec.kind {
                 PlayerKind::Random => ("random".to_string(), None),
                 PlayerKind::Greedy => ("greedy".to_string(), None),
-                PlayerKind::Search(crate::players::EvalSpec::Hce(_)) => ("hce".to_string(), spec.limits.nodes),
-                PlayerKind::Search(crate::players::EvalSpec::Network(_)) => ("nn".to_string(), spec.limits.nodes),
+                PlayerKind::Search(alq_play::players::EvalSpec::Hce(_)) => ("hce".to_string(), spec.limits.nodes),
+                PlayerKind::Search(alq_play::players::EvalSpec::Network(_)) => ("nn".to_string(), spec.limits.nodes),
                 PlayerKind::Engine { .. } => {
                     return invalid(format!(
                         "rung {} ({}): external engines play only in alq match",

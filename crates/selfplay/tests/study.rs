@@ -43,7 +43,7 @@ fn a_study_plays_every_rung_from_the_start_with_near_best_choices_only() {
         .unwrap();
     assert_eq!(runs.len(), 2 * 5, "each rung from the start and from 4 first moves");
     assert_eq!(starts.into_inner(), 10);
-    let files = |r: &alq_selfplay::StudyRun| vec![out.join(&r.dir).join("games.csv")];
+    let files = |r: &alq_selfplay::StudyRun| vec![r.games_file(&out)];
 
     let (greedy, _) = read_all(&files(&runs[0]), false).unwrap();
     assert_eq!(greedy.len(), 4);

@@ -338,17 +338,11 @@ fn side_name(side: Side) -> &'static str {
 
 /// What a set of certificates proves about the start and the positions one
 /// or two plies after it, by line (`""` for the start, `"c2-c3"`, `"c2-c3
-/// b4xd2"`): each certificate proves its goal at its root, and at the
-/// position its root's move leads to when the goal's side is to move there.
+/// b4xd2"`): a certificate proves its goal at every position it has an
+/// entry for (each entry is checked on its own: the prover's move, or all
+/// the opponent's, lead to entries or to leaves that satisfy the goal).
 /// Certificates are taken as given here; `alq solve --check` checks them.
 pub fn proven_lines(certs: &[Certificate]) -> Vec<(String, Vec<Goal>)> {
-    let mut by_key: Vec<(u64, Goal)> = Vec::new();
-    for cert in certs {
-        by_key.push((cert.root, cert.goal));
-        if let Some(Entry { step: Step::Move(mv), .. }) = cert.entries.iter().find(|e| e.key == cert.root) {
-            by_key.push((key(&position(cert.root).play(*mv)), cert.goal));
-        }
-    }
     let Some(rules) = certs.first().map(|c| c.rules) else { return Vec::new() };
     let start = Position::start_of(rules);
     let mut lines: Vec<(String, Position)> = vec![(String::new(), start)];
@@ -362,7 +356,8 @@ pub fn proven_lines(certs: &[Certificate]) -> Vec<(String, Vec<Goal>)> {
     let mut out = Vec::new();
     for (line, pos) in lines {
         let k = key(&pos);
-        let mut goals: Vec<Goal> = by_key.iter().filter(|(x, _)| *x == k).map(|(_, g)| *g).collect();
+        let mut goals: Vec<Goal> =
+            certs.iter().filter(|c| c.entries.iter().any(|e| e.key == k)).map(|c| c.goal).collect();
         goals.sort_by_key(|g| g.name());
         goals.dedup();
         if !goals.is_empty() {

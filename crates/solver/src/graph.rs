@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use alq_engine::{Bitboard, Position, Side};
-use alq_tablebase::Value;
+use alq_tablebase::Exact;
 
 /// A position packed into 51 bits: White's points, Black's points << 25,
 /// the side to move (1 = Black) << 50.
@@ -69,7 +69,7 @@ pub enum Kind {
     /// Expanded: its successors are `edges[first..first + len]`.
     Expanded { first: u32, len: u32 },
     /// Known value (no legal move, a table value, or proven earlier).
-    Leaf(Value),
+    Leaf(Exact),
 }
 
 /// Which value every frontier node gets in one analysis.
@@ -145,16 +145,16 @@ impl Graph {
     /// distances are settled in increasing order, so a node is won by its
     /// fastest winning move and lost by its slowest losing one; nodes never
     /// settled are draws (neither side can force the end inside this graph).
-    pub fn analyse(&self, preds: &Predecessors, root_side: Side, frontier: Frontier) -> Vec<Value> {
+    pub fn analyse(&self, preds: &Predecessors, root_side: Side, frontier: Frontier) -> Vec<Exact> {
         let n = self.len();
-        let mut value: Vec<Option<Value>> = vec![None; n];
+        let mut value: Vec<Option<Exact>> = vec![None; n];
         let mut pending = vec![0u32; n];
         let mut buckets: Vec<Vec<u32>> = Vec::new();
-        let settle = |value: &mut Vec<Option<Value>>, buckets: &mut Vec<Vec<u32>>, node: u32, v: Value| {
+        let settle = |value: &mut Vec<Option<Exact>>, buckets: &mut Vec<Vec<u32>>, node: u32, v: Exact| {
             value[node as usize] = Some(v);
             let d = match v {
-                Value::Win(d) | Value::Loss(d) => usize::from(d),
-                Value::Draw => return,
+                Exact::Win(d) | Exact::Loss(d) => d as usize,
+                Exact::Draw => return,
             };
             if buckets.len() <= d {
                 buckets.resize_with(d + 1, Vec::new);
@@ -167,7 +167,7 @@ impl Graph {
                 Kind::Leaf(v) => settle(&mut value, &mut buckets, i as u32, v),
                 Kind::Frontier => {
                     let good_for_root = (side_of(self.keys[i]) == root_side) == (frontier == Frontier::BestForRoot);
-                    let v = if good_for_root { Value::Win(1) } else { Value::Loss(0) };
+                    let v = if good_for_root { Exact::Win(1) } else { Exact::Loss(0) };
                     settle(&mut value, &mut buckets, i as u32, v);
                 }
             }
@@ -178,25 +178,26 @@ impl Graph {
             while k < buckets[d].len() {
                 let node = buckets[d][k];
                 k += 1;
-                let won = matches!(value[node as usize], Some(Value::Win(_)));
-                let next = u16::try_from(d + 1).unwrap_or(u16::MAX);
+                let won = matches!(value[node as usize], Some(Exact::Win(_)));
+                // Distances stop at u16::MAX (what a resume file holds).
+                let next = (d + 1).min(usize::from(u16::MAX)) as u32;
                 for &p in preds.of(node) {
                     if value[p as usize].is_some() {
                         continue;
                     }
                     if !won {
-                        settle(&mut value, &mut buckets, p, Value::Win(next));
+                        settle(&mut value, &mut buckets, p, Exact::Win(next));
                     } else {
                         pending[p as usize] -= 1;
                         if pending[p as usize] == 0 {
-                            settle(&mut value, &mut buckets, p, Value::Loss(next));
+                            settle(&mut value, &mut buckets, p, Exact::Loss(next));
                         }
                     }
                 }
             }
             d += 1;
         }
-        value.into_iter().map(|v| v.unwrap_or(Value::Draw)).collect()
+        value.into_iter().map(|v| v.unwrap_or(Exact::Draw)).collect()
     }
 }
 
@@ -265,25 +266,25 @@ mod tests {
         // Keys only need distinct sides here: 0 = White to move, 1 << 50 = Black.
         let a = g.add(0, Kind::Frontier);
         let b = g.add(1 << 50, Kind::Frontier);
-        let lost = g.add((1 << 50) | 1, Kind::Leaf(Value::Loss(0)));
-        let drawn = g.add(2, Kind::Leaf(Value::Draw));
+        let lost = g.add((1 << 50) | 1, Kind::Leaf(Exact::Loss(0)));
+        let drawn = g.add(2, Kind::Leaf(Exact::Draw));
         g.edges = vec![b, lost, a, drawn];
         g.kinds[a as usize] = Kind::Expanded { first: 0, len: 2 };
         g.kinds[b as usize] = Kind::Expanded { first: 2, len: 2 };
         let preds = Predecessors::of_graph(&g);
         let v = g.analyse(&preds, Side::White, Frontier::WorstForRoot);
-        assert_eq!(v[a as usize], Value::Win(1));
+        assert_eq!(v[a as usize], Exact::Win(1));
         // Black at b: back to a (lost for Black in 2) or into a draw.
-        assert_eq!(v[b as usize], Value::Draw);
+        assert_eq!(v[b as usize], Exact::Draw);
         // Without the draw exit, Black at b is lost in 2.
-        g.kinds[drawn as usize] = Kind::Leaf(Value::Win(1));
+        g.kinds[drawn as usize] = Kind::Leaf(Exact::Win(1));
         let v = g.analyse(&Predecessors::of_graph(&g), Side::White, Frontier::WorstForRoot);
-        assert_eq!(v[b as usize], Value::Loss(2));
+        assert_eq!(v[b as usize], Exact::Loss(2));
         // A pure cycle with no exit is a draw.
         g.edges = vec![b, b, a, a];
         g.kinds[a as usize] = Kind::Expanded { first: 0, len: 1 };
         g.kinds[b as usize] = Kind::Expanded { first: 2, len: 1 };
         let v = g.analyse(&Predecessors::of_graph(&g), Side::White, Frontier::WorstForRoot);
-        assert_eq!((v[a as usize], v[b as usize]), (Value::Draw, Value::Draw));
+        assert_eq!((v[a as usize], v[b as usize]), (Exact::Draw, Exact::Draw));
     }
 }

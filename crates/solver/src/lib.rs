@@ -16,13 +16,13 @@
 //! (see crates/solver/README.md, "Graph-history interaction").
 //!
 //! ```
-//! use alq_solver::{Budget, Proof, Solver};
-//! use alq_tablebase::Value;
+//! use alq_engine::{Exact, Proven};
+//! use alq_solver::{Budget, Solver};
 //!
 //! let mut solver = Solver::new(None);
 //! let pos = "...../...../...../...../..W.. w".parse().unwrap();
 //! let result = solver.solve(&pos, &Budget::nodes(1000)).unwrap();
-//! assert_eq!(result.proof, Proof::Exact(Value::Win(1)));
+//! assert_eq!(result.proof, Some(Proven::Exact(Exact::Win(1))));
 //! ```
 
 pub mod certificate;
@@ -34,12 +34,11 @@ mod store;
 pub mod threshold;
 
 use std::collections::VecDeque;
-use std::fmt;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use alq_engine::{Move, Position};
-use alq_tablebase::{Tablebase, TbError, Value};
+use alq_engine::{Move, Position, Proven};
+use alq_tablebase::{Exact, Tablebase, TbError};
 use thiserror::Error;
 
 pub use certificate::{check as check_certificate, Certificate, CheckReport};
@@ -102,48 +101,17 @@ impl Budget {
     }
 }
 
-/// What the search proved about the root (side to move's view).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proof {
-    /// The exact value, distance included.
-    Exact(Value),
-    /// The side to move wins; the end comes within this many plies (an upper
-    /// bound: a faster win may exist in the unexplored part).
-    WinWithin(u16),
-    /// The side to move loses; the winner can force the end within this many
-    /// plies (the loser may be forced to lose sooner).
-    LossWithin(u16),
-    /// Not proven within the budget.
-    Unknown,
-}
-
-impl Proof {
-    /// Whether the win/loss/draw outcome is proven (the distance may be a bound).
-    pub fn is_proven(self) -> bool {
-        self != Proof::Unknown
-    }
-}
-
-impl fmt::Display for Proof {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Proof::Exact(v) => write!(f, "{v}"),
-            Proof::WinWithin(d) => write!(f, "win ≤ {d}"),
-            Proof::LossWithin(d) => write!(f, "loss ≤ {d}"),
-            Proof::Unknown => f.write_str("unknown"),
-        }
-    }
-}
-
 /// The result of [`Solver::solve`].
 #[derive(Clone, Debug)]
 pub struct SolveResult {
-    pub proof: Proof,
+    /// What the search proved about the root (side to move's view); none
+    /// within the budget.
+    pub proof: Option<Proven>,
     /// The root's value when every unexplored position is as bad as possible
     /// for the side to move (a proven lower bound) and as good as possible
-    /// (a proven upper bound), in the order of [`Value::preference`].
-    pub lower: Value,
-    pub upper: Value,
+    /// (a proven upper bound), in the order of [`Exact::preference`].
+    pub lower: Exact,
+    pub upper: Exact,
     /// A move that achieves `lower` (the proven part): for an exact win, a
     /// fastest winning move. `None` when the root has no legal move.
     pub best_move: Option<Move>,
@@ -169,8 +137,8 @@ pub struct SolveResult {
 pub struct Progress {
     pub nodes: u64,
     pub graph_nodes: usize,
-    pub lower: Value,
-    pub upper: Value,
+    pub lower: Exact,
+    pub upper: Exact,
     pub elapsed: Duration,
 }
 
@@ -181,7 +149,7 @@ pub struct Progress {
 pub struct Solver<'a> {
     tb: Option<&'a Tablebase>,
     rules: alq_engine::RuleSet,
-    proven: KeyMap<Value>,
+    proven: KeyMap<Exact>,
     /// Positions expanded by earlier searches whose value is not proven yet
     /// (kept for `save_state`; expanded again before a resumed search).
     expanded: KeyMap<()>,
@@ -231,14 +199,14 @@ impl<'a> Solver<'a> {
     }
 
     /// The proven value of a position, when this solver has one.
-    pub fn proven(&self, pos: &Position) -> Option<Value> {
+    pub fn proven(&self, pos: &Position) -> Option<Exact> {
         self.proven.get(&key(pos)).copied()
     }
 
     /// The state to save for a later resume: proven values and the positions
     /// expanded without a proof.
     pub fn state(&self) -> SavedState {
-        let mut proven: Vec<(u64, Value)> = self.proven.iter().map(|(&k, &v)| (k, v)).collect();
+        let mut proven: Vec<(u64, Exact)> = self.proven.iter().map(|(&k, &v)| (k, v)).collect();
         proven.sort_unstable_by_key(|&(k, _)| k);
         let mut expanded: Vec<u64> = self.expanded.keys().copied().collect();
         expanded.sort_unstable();
@@ -253,7 +221,7 @@ impl<'a> Solver<'a> {
 
     /// The value of a position by the tables or earlier proofs, if known,
     /// for a node other than the root.
-    fn known(&self, pos: &Position, tb_hits: &mut u64) -> Result<Option<Value>, SolveError> {
+    fn known(&self, pos: &Position, tb_hits: &mut u64) -> Result<Option<Exact>, SolveError> {
         if let Some(tb) = self.tb {
             if pos.occupied().count() <= tb.max_pieces() {
                 *tb_hits += 1;
@@ -353,10 +321,10 @@ impl<'a> Solver<'a> {
         }
         let (lower, upper) = (lower_values[0], upper_values[0]);
         let proof = match (lower, upper) {
-            (l, u) if l == u => Proof::Exact(l),
-            (Value::Win(d), Value::Win(_)) => Proof::WinWithin(d),
-            (Value::Loss(_), Value::Loss(d)) => Proof::LossWithin(d),
-            _ => Proof::Unknown,
+            (l, u) if l == u => Some(Proven::Exact(l)),
+            (Exact::Win(d), Exact::Win(_)) => Some(Proven::WinWithin(d)),
+            (Exact::Loss(_), Exact::Loss(d)) => Some(Proven::LossWithin(d)),
+            _ => None,
         };
         let best_move = pos
             .legal_moves_in(self.rules)
@@ -386,7 +354,7 @@ impl<'a> Solver<'a> {
         let pos = position(g.keys[node as usize]);
         let moves = pos.legal_moves_in(self.rules);
         if moves.is_empty() {
-            g.kinds[node as usize] = Kind::Leaf(Value::Loss(0));
+            g.kinds[node as usize] = Kind::Leaf(Exact::Loss(0));
             return Ok(());
         }
         let first = g.edges.len() as u32;
@@ -424,7 +392,7 @@ fn preds_bytes(g: &Graph) -> usize {
 
 /// The frontier nodes reachable from the root through expanded nodes whose
 /// value is not proven, in breadth-first order (shallowest first).
-fn relevant_frontier(g: &Graph, lower: &[Value], upper: &[Value]) -> VecDeque<u32> {
+fn relevant_frontier(g: &Graph, lower: &[Exact], upper: &[Exact]) -> VecDeque<u32> {
     let mut seen = vec![false; g.len()];
     let mut out = VecDeque::new();
     let mut bfs = VecDeque::from([0u32]);

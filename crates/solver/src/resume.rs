@@ -19,7 +19,7 @@
 
 use std::path::Path;
 
-use alq_tablebase::{checksum, Value};
+use alq_tablebase::{checksum, Exact};
 
 use crate::SolveError;
 
@@ -35,22 +35,22 @@ const KEY_LIMIT: u64 = 1 << 51;
 pub struct SavedState {
     /// The rule set the values were proven under.
     pub rules: alq_engine::RuleSet,
-    pub proven: Vec<(u64, Value)>,
+    pub proven: Vec<(u64, Exact)>,
     pub expanded: Vec<u64>,
 }
 
-fn encode(v: Value) -> u16 {
+fn encode(v: Exact) -> u16 {
     match v {
-        Value::Draw => 0,
-        Value::Win(d) | Value::Loss(d) => d.saturating_add(1),
+        Exact::Draw => 0,
+        Exact::Win(d) | Exact::Loss(d) => d.saturating_add(1).min(u32::from(u16::MAX)) as u16,
     }
 }
 
-fn decode(x: u16) -> Value {
+fn decode(x: u16) -> Exact {
     match x {
-        0 => Value::Draw,
-        x if (x - 1) % 2 == 1 => Value::Win(x - 1),
-        x => Value::Loss(x - 1),
+        0 => Exact::Draw,
+        x if (x - 1) % 2 == 1 => Exact::Win(u32::from(x - 1)),
+        x => Exact::Loss(u32::from(x - 1)),
     }
 }
 
@@ -148,7 +148,7 @@ mod tests {
 
     #[test]
     fn values_round_trip() {
-        for v in [Value::Draw, Value::Win(1), Value::Loss(0), Value::Loss(300), Value::Win(83)] {
+        for v in [Exact::Draw, Exact::Win(1), Exact::Loss(0), Exact::Loss(300), Exact::Win(83)] {
             assert_eq!(decode(encode(v)), v);
         }
     }
@@ -160,7 +160,7 @@ mod tests {
         let path = dir.join("state.bin");
         let state = SavedState {
             rules: alq_engine::RuleSet::Classic,
-            proven: vec![(5, Value::Win(3)), (1 << 50, Value::Draw)],
+            proven: vec![(5, Exact::Win(3)), (1 << 50, Exact::Draw)],
             expanded: vec![7, 9],
         };
         save_state(&path, &state).unwrap();

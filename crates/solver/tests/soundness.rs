@@ -7,8 +7,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use alq_engine::Position;
-use alq_solver::{key, load_state, position, save_state, Budget, Proof, Solver};
-use alq_tablebase::{build, BuildOptions, Tablebase, Value};
+use alq_engine::Proven;
+use alq_solver::{key, load_state, position, save_state, Budget, Solver};
+use alq_tablebase::{build, BuildOptions, Exact, Tablebase};
 mod common;
 
 use common::random_position;
@@ -53,16 +54,16 @@ fn check_against_tables(mut shared: Option<&mut Solver<'_>>, seed: u64, count: u
             Some(solver) => solver.solve(&pos, &unlimited()).unwrap(),
             None => Solver::new(None).solve(&pos, &unlimited()).unwrap(),
         };
-        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: solver {}, tables {expected}", result.proof);
+        assert_eq!(result.proof, Some(Proven::Exact(expected)), "{pos}: solver {:?}, tables {expected}", result.proof);
         assert!(!result.out_of_budget);
         // The best move keeps the value.
         if let Some(mv) = result.best_move {
             assert_eq!(tb.probe(&pos.play(mv)).unwrap().for_mover(), expected, "{pos}: best move {mv}");
         }
         seen[match expected {
-            Value::Win(_) => 0,
-            Value::Draw => 1,
-            Value::Loss(_) => 2,
+            Exact::Win(_) => 0,
+            Exact::Draw => 1,
+            Exact::Loss(_) => 2,
         }] += 1;
     }
     seen
@@ -99,7 +100,7 @@ fn solve_with_tables_below_the_root_equals_the_tables() {
     for _ in 0..300 {
         let pos = random_position(&mut rng, 2, 6);
         let result = solver.solve(&pos, &unlimited()).unwrap();
-        assert_eq!(result.proof, Proof::Exact(tb.probe(&pos).unwrap()), "{pos}");
+        assert_eq!(result.proof, Some(Proven::Exact(tb.probe(&pos).unwrap())), "{pos}");
     }
     // The solver kept what it proved, and those values are the tables'.
     assert!(solver.proven_len() > 0);
@@ -107,16 +108,16 @@ fn solve_with_tables_below_the_root_equals_the_tables() {
 
 /// A search that scores a repetition on its path as a draw and caches every
 /// result by position: the graph-history interaction the solver must avoid.
-fn naive(pos: &Position, path: &mut HashSet<u64>, cache: &mut HashMap<u64, Value>) -> Value {
+fn naive(pos: &Position, path: &mut HashSet<u64>, cache: &mut HashMap<u64, Exact>) -> Exact {
     let k = key(pos);
     if let Some(&v) = cache.get(&k) {
         return v;
     }
     if path.contains(&k) {
-        return Value::Draw;
+        return Exact::Draw;
     }
     path.insert(k);
-    let v = Value::from_successors(pos.legal_moves().into_iter().map(|mv| naive(&pos.play(mv), path, cache)));
+    let v = Exact::from_successors(pos.legal_moves().into_iter().map(|mv| naive(&pos.play(mv), path, cache)));
     path.remove(&k);
     cache.insert(k, v);
     v
@@ -143,7 +144,7 @@ fn naive_against_solver() {
         }
         naive_wrong += 1;
         let result = Solver::new(None).solve(&pos, &unlimited()).unwrap();
-        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: naive {wrong}");
+        assert_eq!(result.proof, Some(Proven::Exact(expected)), "{pos}: naive {wrong}");
     }
     assert_eq!(naive_wrong, 5, "the naive search was right on {checked} positions");
 }
@@ -152,19 +153,19 @@ fn naive_against_solver() {
 fn a_budget_that_runs_out_gives_unknown_or_a_bound() {
     let start = Position::start();
     let result = Solver::new(None).solve(&start, &Budget::nodes(2000)).unwrap();
-    assert_eq!(result.proof, Proof::Unknown);
+    assert_eq!(result.proof, None);
     assert!(result.out_of_budget);
     assert_eq!(result.nodes, 2000);
     let result = Solver::new(None).solve(&start, &Budget::time(Duration::from_millis(50))).unwrap();
-    assert_eq!(result.proof, Proof::Unknown);
+    assert_eq!(result.proof, None);
     assert!(result.elapsed < Duration::from_secs(5));
     // No budget at all: the root stays unexpanded.
     let result = Solver::new(None).solve(&start, &Budget::nodes(0)).unwrap();
-    assert_eq!((result.lower, result.upper, result.best_move), (Value::Loss(0), Value::Win(1), None));
+    assert_eq!((result.lower, result.upper, result.best_move), (Exact::Loss(0), Exact::Win(1), None));
     // A tiny memory limit stops the search too.
     let tiny = Budget { nodes: None, time: None, memory_bytes: 100_000 };
     let result = Solver::new(None).solve(&start, &tiny).unwrap();
-    assert!(result.out_of_budget && result.proof == Proof::Unknown);
+    assert!(result.out_of_budget && result.proof.is_none());
 }
 
 #[test]
@@ -185,10 +186,15 @@ fn bounds_are_sound_when_the_budget_runs_out() {
             r.upper
         );
         match r.proof {
-            Proof::Exact(v) => assert_eq!(v, truth, "{pos}"),
-            Proof::WinWithin(d) => assert!(matches!(truth, Value::Win(t) if t <= d), "{pos}: {truth} vs win ≤ {d}"),
-            Proof::LossWithin(d) => assert!(matches!(truth, Value::Loss(t) if t <= d), "{pos}: {truth} vs loss ≤ {d}"),
-            Proof::Unknown => bounded += 1,
+            Some(Proven::Exact(v)) => assert_eq!(v, truth, "{pos}"),
+            Some(Proven::WinWithin(d)) => {
+                assert!(matches!(truth, Exact::Win(t) if t <= d), "{pos}: {truth} vs win ≤ {d}")
+            }
+            Some(Proven::LossWithin(d)) => {
+                assert!(matches!(truth, Exact::Loss(t) if t <= d), "{pos}: {truth} vs loss ≤ {d}")
+            }
+            Some(other) => panic!("{pos}: the exact solver does not give {other}"),
+            None => bounded += 1,
         }
     }
     assert!(bounded > 0, "every position was proven with 40 nodes");
@@ -209,7 +215,7 @@ fn a_resumed_search_continues_from_the_saved_state() {
             break (pos, r);
         }
     };
-    let truth = Proof::Exact(tb.probe(&pos).unwrap());
+    let truth = Some(Proven::Exact(tb.probe(&pos).unwrap()));
     // Half the nodes, saved, then resumed: the expanded positions come back
     // without counting, and the proof completes.
     let mut first = Solver::new(None);
@@ -256,12 +262,17 @@ fn classic_solver_matches_the_classic_tables() {
         let mut solver = Solver::new(None);
         solver.set_rules(RuleSet::Classic);
         let result = solver.solve(&pos, &unlimited()).unwrap();
-        assert_eq!(result.proof, Proof::Exact(expected), "{pos}: solver {}, classic tables {expected}", result.proof);
+        assert_eq!(
+            result.proof,
+            Some(Proven::Exact(expected)),
+            "{pos}: solver {:?}, classic tables {expected}",
+            result.proof
+        );
         differs_from_brainking += usize::from(tables().probe(&pos).unwrap() != expected);
         seen[match expected {
-            Value::Win(_) => 0,
-            Value::Draw => 1,
-            Value::Loss(_) => 2,
+            Exact::Win(_) => 0,
+            Exact::Draw => 1,
+            Exact::Loss(_) => 2,
         }] += 1;
     }
     assert!(seen.iter().all(|&n| n > 0), "{seen:?}");

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use alq_engine::{Hce, HceWeights, Position};
 use alq_solver::certificate::Step;
 use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ProvenStore, ThresholdSolver};
-use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Value, Wdl};
+use alq_tablebase::{build, BuildOptions, Exact, Kind, Tablebase, Wdl};
 mod common;
 
 use common::random_position;
@@ -34,11 +34,11 @@ fn leaves() -> &'static Tablebase {
     TB.get_or_init(|| built(4))
 }
 
-fn wdl(v: Value) -> Wdl {
+fn wdl(v: Exact) -> Wdl {
     match v {
-        Value::Win(_) => Wdl::Win,
-        Value::Loss(_) => Wdl::Loss,
-        Value::Draw => Wdl::Draw,
+        Exact::Win(_) => Wdl::Win,
+        Exact::Loss(_) => Wdl::Loss,
+        Exact::Draw => Wdl::Draw,
     }
 }
 
@@ -122,7 +122,7 @@ fn drawn_positions_are_proven_draws_for_both_sides() {
     let mut draws = 0;
     while draws < 20 {
         let pos = random_position(&mut rng, 4, 5);
-        if tb.probe(&pos).unwrap() != Value::Draw {
+        if tb.probe(&pos).unwrap() != Exact::Draw {
             continue;
         }
         draws += 1;
@@ -541,9 +541,11 @@ fn shipped_certificates_give_the_first_move_statements() {
     let certs: Vec<Certificate> = shipped_certificates().into_iter().map(|(_, c)| c).collect();
     let lines = alq_solver::certificate::proven_lines(&certs);
     let said = |line: &str| lines.iter().find(|(l, _)| l == line).map(|(_, g)| alq_solver::certificate::describe(g));
-    assert_eq!(said("").as_deref(), Some("White holds at least a draw"));
-    // The start's proof plays c2-c3, so White's draw holds after it too.
-    assert_eq!(said("c2-c3").as_deref(), Some("White holds at least a draw"));
+    // Both sides hold a draw at the start: the start is a draw.
+    assert_eq!(said("").as_deref(), Some("draw"));
+    // The start's White proof plays c2-c3, and Black's covers every first
+    // move: c2-c3 is a draw too.
+    assert_eq!(said("c2-c3").as_deref(), Some("draw"));
     assert_eq!(said("d2-c3").as_deref(), Some("Black wins"));
     // Both sides' draws are proven after b2-c3 and d3-c3: draws.
     assert_eq!(said("b2-c3").as_deref(), Some("draw"));

@@ -14,7 +14,7 @@ use crate::format::{table_path_of, Kind, Table, TableView};
 use crate::index::{denormalize, mirror, mover_set, next_combination, position_in, FreePoints, Material, Scheme};
 use crate::probe::Tablebase;
 use crate::solve::successor;
-use crate::value::{wdl_code, Value, Wdl};
+use crate::value::{value_from_byte, wdl_code, Exact, Wdl};
 
 /// Progress of a verification.
 #[derive(Clone, Debug)]
@@ -163,7 +163,7 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
             // Compared as values; text only for the error.
             let bad = match kind {
                 Kind::Distance => {
-                    let expected = Value::from_successors(moves.iter().map(|&mv| {
+                    let expected = Exact::from_successors(moves.iter().map(|&mv| {
                         let (t, k) = successor_view(mv);
                         t.value(k)
                     }));
@@ -291,19 +291,19 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
     };
     for byte in 1..=255u8 {
         let n = histogram[byte as usize];
-        match Value::from_byte(byte) {
-            Value::Win(_) => stats.wins += n,
-            Value::Loss(_) => stats.losses += n,
-            Value::Draw => {}
+        match value_from_byte(byte) {
+            Exact::Win(_) => stats.wins += n,
+            Exact::Loss(_) => stats.losses += n,
+            Exact::Draw => {}
         }
     }
     if let Some(byte) =
-        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Win(_)))
+        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(value_from_byte(b), Exact::Win(_)))
     {
         stats.longest_win = Some((u16::from(byte) - 1, example(byte)));
     }
     if let Some(byte) =
-        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(Value::from_byte(b), Value::Loss(_)))
+        (1..=255u8).rev().find(|&b| histogram[b as usize] > 0 && matches!(value_from_byte(b), Exact::Loss(_)))
     {
         stats.longest_loss = Some((u16::from(byte) - 1, example(byte)));
     }

@@ -34,7 +34,7 @@ pub enum TbError {
     #[error("no complete tablebase in {}: {reason}", dir.display())]
     Empty { dir: PathBuf, reason: String },
     #[error("material {material}: a distance exceeds {max} plies, more than value encoding 1 holds")]
-    DistanceOverflow { material: Material, max: u16 },
+    DistanceOverflow { material: Material, max: u32 },
     #[error("bad shard {text:?}: expected I/K with 0 <= I < K, e.g. 0/3")]
     Shard { text: String },
     #[error("{}: inconsistent value at {position}: stored {stored}, its successors give {expected}", path.display())]

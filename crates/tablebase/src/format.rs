@@ -34,7 +34,7 @@ use alq_engine::RuleSet;
 
 use crate::error::TbError;
 use crate::index::{Material, Scheme};
-use crate::value::{wdl_code, wdl_from_code, Value, Wdl};
+use crate::value::{value_from_byte, wdl_code, wdl_from_code, Exact, Wdl};
 
 pub const MAGIC: [u8; 8] = *b"ALQTB\0\r\n";
 /// The version this program writes; it reads 1 and 2.
@@ -89,7 +89,7 @@ impl Kind {
     #[inline]
     fn wdl_in(self, byte: u8, i: u64) -> Wdl {
         match self {
-            Kind::Distance => Value::from_byte(byte).into(),
+            Kind::Distance => value_from_byte(byte).into(),
             Kind::Wdl => wdl_from_code(byte >> (2 * (i % 4))),
         }
     }
@@ -385,9 +385,9 @@ impl TableView<'_> {
 
     /// The distance value of entry `i` (distance tables only).
     #[inline]
-    pub fn value(&self, i: u64) -> Value {
+    pub fn value(&self, i: u64) -> Exact {
         debug_assert_eq!(self.layout.kind, Kind::Distance);
-        Value::from_byte(self.data[i as usize])
+        value_from_byte(self.data[i as usize])
     }
 
     /// The win/draw/loss value of entry `i` (either kind).
@@ -497,8 +497,8 @@ impl DiskTable {
     }
 
     /// The distance value of entry `i` (distance tables only).
-    pub fn value(&self, i: u64) -> Result<Value, TbError> {
-        Ok(Value::from_byte(self.byte(i)?))
+    pub fn value(&self, i: u64) -> Result<Exact, TbError> {
+        Ok(value_from_byte(self.byte(i)?))
     }
 
     /// The win/draw/loss value of entry `i`.

@@ -9,7 +9,7 @@
 //! that neither side can force the end.
 //!
 //! ```
-//! use alq_tablebase::{build, BuildOptions, Tablebase, Value};
+//! use alq_tablebase::{build, BuildOptions, Tablebase, Exact};
 //!
 //! // data/ is git-ignored; tests write nothing outside the repository.
 //! let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/tb-doctest");
@@ -17,7 +17,7 @@
 //! let tb = Tablebase::open(&dir).unwrap();
 //! // White's only piece steps on; then Black, without pieces, has no move.
 //! let pos = "...../...../...../...../..W.. w".parse().unwrap();
-//! assert_eq!(tb.probe(&pos).unwrap(), Value::Win(1));
+//! assert_eq!(tb.probe(&pos).unwrap(), Exact::Win(1));
 //! assert_eq!(tb.probe_moves(&pos).unwrap().len(), 5);
 //! std::fs::remove_dir_all(&dir).unwrap();
 //! ```
@@ -44,4 +44,4 @@ pub use index::{
 };
 pub use probe::{Source, Tablebase};
 pub use solve::Phase;
-pub use value::{wdl_code, wdl_from_code, Value, Wdl, MAX_DISTANCE};
+pub use value::{value_from_byte, value_to_byte, wdl_code, wdl_from_code, Exact, Wdl, MAX_DISTANCE};

@@ -8,7 +8,7 @@ use alq_engine::{EndgameTables, Exact, Move, Position, RuleSet};
 use crate::error::TbError;
 use crate::format::{folder_rules, read_table_of, table_exists, DiskTable, Kind, Table};
 use crate::index::{normalize, Material};
-use crate::value::{Value, Wdl};
+use crate::value::Wdl;
 
 /// Classes by `(mover, other)`, each side 0 to 12 pieces.
 const SLOTS: usize = 13 * 13;
@@ -212,7 +212,7 @@ impl Tablebase {
     }
 
     /// The value of a stored form `(us, them)`, from the distance tables.
-    pub fn value_of(&self, us: u32, them: u32) -> Result<Value, TbError> {
+    pub fn value_of(&self, us: u32, them: u32) -> Result<Exact, TbError> {
         let material = Material { mover: us.count_ones() as u8, other: them.count_ones() as u8 };
         let max = self.max_pieces();
         if self.distance_pieces.is_none() || material.pieces() > max {
@@ -265,14 +265,14 @@ impl Tablebase {
     }
 
     /// The value of `pos` for its side to move.
-    pub fn probe(&self, pos: &Position) -> Result<Value, TbError> {
+    pub fn probe(&self, pos: &Position) -> Result<Exact, TbError> {
         let (us, them) = normalize(pos);
         self.value_of(us, them)
     }
 
     /// Every legal move with the value it has for the player making it, best first
     /// (fastest win, then draws, then the slowest loss; ties in notation order).
-    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Value)>, TbError> {
+    pub fn probe_moves(&self, pos: &Position) -> Result<Vec<(Move, Exact)>, TbError> {
         let mut out = Vec::new();
         for mv in pos.legal_moves_in(self.rules) {
             out.push((mv, self.probe(&pos.play(mv))?.for_mover()));
@@ -291,7 +291,7 @@ impl EndgameTables for Tablebase {
     }
 
     fn probe(&self, pos: &Position) -> Option<Exact> {
-        Tablebase::probe(self, pos).ok().map(Exact::from)
+        Tablebase::probe(self, pos).ok()
     }
 
     fn wdl_max_pieces(&self) -> u32 {

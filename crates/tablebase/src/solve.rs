@@ -51,7 +51,7 @@ use crate::index::{
     canonical, denormalize, index_canonical, index_in, is_spare, mirror, mover_set, next_combination, rotate, unrank,
     FreePoints, Material, Scheme, ALL, POINTS,
 };
-use crate::value::{Value, Wdl, MAX_DISTANCE};
+use crate::value::{value_to_byte, Exact, Wdl, MAX_DISTANCE};
 
 /// The tables that captures reach, by `[mover][other]`.
 pub(crate) struct Lookup<'a> {
@@ -69,13 +69,13 @@ impl<'a> Lookup<'a> {
 /// A capture successor's value for the solver: the true one from a distance
 /// table; from a win/draw/loss table a stand-in distance of the right parity.
 #[inline]
-fn lookup_value(table: &TableView<'_>, i: u64) -> Value {
+fn lookup_value(table: &TableView<'_>, i: u64) -> Exact {
     match table.layout.kind {
         Kind::Distance => table.value(i),
         Kind::Wdl => match table.wdl(i) {
-            Wdl::Win => Value::Win(1),
-            Wdl::Loss => Value::Loss(0),
-            Wdl::Draw => Value::Draw,
+            Wdl::Win => Exact::Win(1),
+            Wdl::Loss => Exact::Loss(0),
+            Wdl::Draw => Exact::Draw,
         },
     }
 }
@@ -179,7 +179,7 @@ fn encode(work: &Work, kind: Kind) -> Vec<u8> {
     match kind {
         Kind::Distance => words.par_iter().map(|w| w.load(Relaxed) as u8).collect(),
         Kind::Wdl => {
-            let wdl = |w: &AtomicU16| Wdl::from(Value::from_byte(w.load(Relaxed) as u8));
+            let wdl = |w: &AtomicU16| Wdl::from(crate::value::value_from_byte(w.load(Relaxed) as u8));
             words.par_chunks(1 << 16).flat_map_iter(|chunk| pack_wdl(chunk.iter().map(wdl))).collect()
         }
     }
@@ -305,8 +305,8 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
     let mut captures: Vec<Capture<'_>> = Vec::with_capacity(512);
     let flush = |captures: &mut Vec<Capture<'_>>, top: &mut u8| {
         for group in captures.chunk_by(|a, b| a.entry == b.entry) {
-            let value = Value::from_successors(group.iter().map(|c| lookup_value(&c.table, c.index)));
-            match value.to_byte() {
+            let value = Exact::from_successors(group.iter().map(|c| lookup_value(&c.table, c.index)));
+            match value_to_byte(value) {
                 Some(byte) => {
                     work.words[group[0].entry].store(byte.into(), Relaxed);
                     *top = (*top).max(byte);
@@ -341,7 +341,7 @@ fn sweep_block(work: &Work, set: u64, lookup: &Lookup<'_>, shared: &Shared) {
         } else {
             match simple_moves(shared.rules, us, them) {
                 0 => {
-                    let byte = Value::Loss(0).to_byte().expect("distance 0 fits");
+                    let byte = value_to_byte(Exact::Loss(0)).expect("distance 0 fits");
                     work.words[base + j].store(byte.into(), Relaxed);
                     top = top.max(byte);
                 }
@@ -367,7 +367,7 @@ fn settle_block(work: &Work, target: &Work, set: u64, distance: u16, shared: &Sh
     if found.peek().is_none() {
         return;
     }
-    if distance >= MAX_DISTANCE {
+    if u32::from(distance) >= MAX_DISTANCE {
         shared.overflow.store(true, Relaxed);
         return;
     }

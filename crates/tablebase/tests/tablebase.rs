@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use alq_engine::{Bitboard, Position, Side};
 use alq_tablebase::{
-    build, class_stats, verify, BuildOptions, Event, Kind, Layout, Material, Outcome, Scheme, Shard, Tablebase,
-    TbError, Value, VerifyEvent, Wdl,
+    build, class_stats, value_from_byte, value_to_byte, verify, BuildOptions, Event, Exact, Kind, Layout, Material,
+    Outcome, Scheme, Shard, Tablebase, TbError, VerifyEvent, Wdl,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -52,7 +52,7 @@ fn six() -> &'static Path {
 /// the longest in d - 1. Whatever is left is a draw.
 struct Naive {
     ids: HashMap<(u32, u32, bool), usize>,
-    values: Vec<Option<Value>>,
+    values: Vec<Option<Exact>>,
 }
 
 impl Naive {
@@ -98,13 +98,13 @@ impl Naive {
                     .collect()
             })
             .collect();
-        let mut values: Vec<Option<Value>> = vec![None; positions.len()];
+        let mut values: Vec<Option<Exact>> = vec![None; positions.len()];
         for (i, s) in successors.iter().enumerate() {
             if s.is_empty() {
-                values[i] = Some(Value::Loss(0));
+                values[i] = Some(Exact::Loss(0));
             }
         }
-        let mut d = 1u16;
+        let mut d = 1u32;
         loop {
             let mut found = Vec::new();
             for (i, s) in successors.iter().enumerate() {
@@ -112,10 +112,10 @@ impl Naive {
                     continue;
                 }
                 let decided = if d % 2 == 1 {
-                    s.iter().any(|&t| values[t] == Some(Value::Loss(d - 1)))
+                    s.iter().any(|&t| values[t] == Some(Exact::Loss(d - 1)))
                 } else {
-                    s.iter().all(|&t| matches!(values[t], Some(Value::Win(e)) if e < d))
-                        && s.iter().any(|&t| values[t] == Some(Value::Win(d - 1)))
+                    s.iter().all(|&t| matches!(values[t], Some(Exact::Win(e)) if e < d))
+                        && s.iter().any(|&t| values[t] == Some(Exact::Win(d - 1)))
                 };
                 if decided {
                     found.push(i);
@@ -125,16 +125,16 @@ impl Naive {
                 break;
             }
             for i in found {
-                values[i] = Some(if d % 2 == 1 { Value::Win(d) } else { Value::Loss(d) });
+                values[i] = Some(if d % 2 == 1 { Exact::Win(d) } else { Exact::Loss(d) });
             }
             d += 1;
         }
         Naive { ids, values }
     }
 
-    fn value(&self, pos: &Position) -> Value {
+    fn value(&self, pos: &Position) -> Exact {
         let key = (pos.pieces(Side::White).0, pos.pieces(Side::Black).0, pos.side_to_move() == Side::Black);
-        self.values[self.ids[&key]].unwrap_or(Value::Draw)
+        self.values[self.ids[&key]].unwrap_or(Exact::Draw)
     }
 }
 
@@ -174,9 +174,9 @@ fn values_equal_an_independent_brute_force_solver() {
         let v = tb.probe(&pos).unwrap();
         assert_eq!(v, naive.value(&pos), "{pos}");
         seen[match v {
-            Value::Win(_) => 0,
-            Value::Draw => 1,
-            Value::Loss(_) => 2,
+            Exact::Win(_) => 0,
+            Exact::Draw => 1,
+            Exact::Loss(_) => 2,
         }] += 1;
     }
     assert!(seen.iter().all(|&n| n > 0), "wins, draws and losses all occur: {seen:?}");
@@ -312,8 +312,8 @@ fn verify_finds_a_wrong_value() {
     }
     let m = Material { mover: 2, other: 2 };
     let mut values = alq_tablebase::read_table(&dir, alq_engine::RuleSet::BrainKing, m).unwrap().data().to_vec();
-    let i = values.iter().position(|&b| Value::from_byte(b) == Value::Win(1)).unwrap();
-    values[i] = Value::Win(3).to_byte().unwrap();
+    let i = values.iter().position(|&b| value_from_byte(b) == Exact::Win(1)).unwrap();
+    values[i] = value_to_byte(Exact::Win(3)).unwrap();
     alq_tablebase::write_table(&dir, alq_engine::RuleSet::BrainKing, m, Layout::current(Kind::Distance), &values)
         .unwrap();
     let mut tb = Tablebase::open(&dir).unwrap();
@@ -436,9 +436,9 @@ fn search_with_tables_plays_and_scores_by_them() {
         searcher.set_tables(Some(full.clone()));
         let r = searcher.search(&Game::new(pos, no_rules), Limits::depth(3), |_| {});
         let want = match exact {
-            Value::Win(d) => Score::Win(d.into()),
-            Value::Loss(d) => Score::Loss(d.into()),
-            Value::Draw => Score::Draw,
+            Exact::Win(d) => Score::Win(d),
+            Exact::Loss(d) => Score::Loss(d),
+            Exact::Draw => Score::Draw,
         };
         assert_eq!(r.score, want, "{pos}");
         let after = full.probe(&pos.play(r.best.unwrap())).unwrap().for_mover();
@@ -451,18 +451,15 @@ fn search_with_tables_plays_and_scores_by_them() {
         match r.score {
             Score::Win(p) => {
                 claims += 1;
-                assert!(matches!(exact, Value::Win(d) if u32::from(d) <= p), "{pos}: claimed win {p}, tables {exact}");
+                assert!(matches!(exact, Exact::Win(d) if d <= p), "{pos}: claimed win {p}, tables {exact}");
             }
             Score::Loss(p) => {
                 claims += 1;
-                assert!(
-                    matches!(exact, Value::Loss(d) if u32::from(d) <= p),
-                    "{pos}: claimed loss {p}, tables {exact}"
-                );
+                assert!(matches!(exact, Exact::Loss(d) if d <= p), "{pos}: claimed loss {p}, tables {exact}");
             }
             Score::Draw => {
                 claims += 1;
-                assert_eq!(exact, Value::Draw, "{pos}");
+                assert_eq!(exact, Exact::Draw, "{pos}");
             }
             Score::Cp(_) => {}
         }
@@ -472,16 +469,16 @@ fn search_with_tables_plays_and_scores_by_them() {
     // end the game first: the search falls back to searching.
     let long = (0..20_000)
         .map(|_| random_position(&mut rng, 5))
-        .find(|p| matches!(full.probe(p), Ok(Value::Win(d)) if d >= 15) && !p.legal_moves().is_empty())
+        .find(|p| matches!(full.probe(p), Ok(Exact::Win(d)) if d >= 15) && !p.legal_moves().is_empty())
         .expect("a long win among random positions");
-    let Value::Win(d) = full.probe(&long).unwrap() else { unreachable!() };
+    let Exact::Win(d) = full.probe(&long).unwrap() else { unreachable!() };
     let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
     searcher.set_tables(Some(full.clone()));
-    let tight = GameConfig { no_progress_limit: Some(u32::from(d) - 1), max_plies: None, ..GameConfig::default() };
+    let tight = GameConfig { no_progress_limit: Some(d - 1), max_plies: None, ..GameConfig::default() };
     let r = searcher.search(&Game::new(long, tight), Limits::depth(2), |_| {});
-    assert_ne!(r.score, Score::Win(d.into()), "{long}: win {d} claimed under a no-progress limit of {}", d - 1);
-    let loose = GameConfig { no_progress_limit: Some(u32::from(d)), max_plies: None, ..GameConfig::default() };
-    assert_eq!(searcher.search(&Game::new(long, loose), Limits::depth(2), |_| {}).score, Score::Win(d.into()));
+    assert_ne!(r.score, Score::Win(d), "{long}: win {d} claimed under a no-progress limit of {}", d - 1);
+    let loose = GameConfig { no_progress_limit: Some(d), max_plies: None, ..GameConfig::default() };
+    assert_eq!(searcher.search(&Game::new(long, loose), Limits::depth(2), |_| {}).score, Score::Win(d));
 }
 
 /// The ≤ 6-piece win/draw/loss tables, built once.
@@ -586,7 +583,7 @@ fn write_version_1(dir: &Path, tb: &Tablebase, m: Material) {
     let values: Vec<u8> = (0..m.positions())
         .map(|i| {
             let (us, them) = alq_tablebase::position_at(m, i);
-            tb.value_of(us, them).unwrap().to_byte().unwrap()
+            alq_tablebase::value_to_byte(tb.value_of(us, them).unwrap()).unwrap()
         })
         .collect();
     let mut h = [0u8; 48];

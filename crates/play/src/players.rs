@@ -60,7 +60,7 @@ impl EvalSpec {
                 Ok(EvalSpec::Hce(weights))
             }
             "nn" | "" if !pairs.is_empty() => Err(err(format!("a network takes no settings, found {:?}", pairs[0]))),
-            "nn" => Ok(EvalSpec::Network(crate::default_network().map_err(|e| err(e.to_string()))?)),
+            "nn" => Ok(EvalSpec::Network(alq_engine::default_network().map_err(|e| err(e.to_string()))?)),
             path if path.ends_with(".alqnet") || Path::new(path).is_file() => {
                 if !pairs.is_empty() {
                     return Err(err(format!("a network takes no settings, found {:?}", pairs[0])));
