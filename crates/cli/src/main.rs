@@ -133,20 +133,12 @@ fn main() -> ExitCode {
 /// Whether `e` is a job refusing an output that already holds a run (the
 /// libraries name the place; the command line adds how to resume).
 fn occupied(e: &(dyn std::error::Error + 'static)) -> bool {
-    use alq_records::RunError::{self, Occupied};
-    use alq_selfplay::SelfplayError;
-    use alq_train::TrainError;
-    matches!(e.downcast_ref::<RunError>(), Some(Occupied { .. }))
-        || matches!(e.downcast_ref::<SelfplayError>(), Some(SelfplayError::Run(Occupied { .. })))
-        || matches!(e.downcast_ref::<TrainError>(), Some(TrainError::Run(Occupied { .. })))
-        || matches!(
-            e.downcast_ref::<alq_pipeline::PipelineError>(),
-            Some(
-                alq_pipeline::PipelineError::Run(Occupied { .. })
-                    | alq_pipeline::PipelineError::Selfplay(SelfplayError::Run(Occupied { .. }))
-                    | alq_pipeline::PipelineError::Train(TrainError::Run(Occupied { .. }))
-            )
-        )
+    let run = e
+        .downcast_ref::<alq_records::RunError>()
+        .or_else(|| e.downcast_ref::<alq_selfplay::SelfplayError>().and_then(|e| e.run_error()))
+        .or_else(|| e.downcast_ref::<alq_train::TrainError>().and_then(|e| e.run_error()))
+        .or_else(|| e.downcast_ref::<alq_pipeline::PipelineError>().and_then(|e| e.run_error()));
+    matches!(run, Some(alq_records::RunError::Occupied { .. }))
 }
 
 /// The flags every long job (self-play, rescoring, studies, training, the

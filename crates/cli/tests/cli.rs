@@ -1,14 +1,9 @@
 //! End-to-end checks of the `alq` binary: output formats and exit codes.
 
-use std::process::{Command, Output};
+use std::process::Command;
 
-fn alq(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alq")).args(args).output().expect("the alq binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
-}
+mod common;
+use common::{alq, fresh_dir, stdout};
 
 #[test]
 fn moves_prints_sorted_moves_only() {
@@ -60,13 +55,6 @@ fn bench_prints_a_deterministic_node_count() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no-such-network.alqnet"));
 }
 
-fn tmp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-tests").join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 #[test]
 fn analyze_prints_iterations_then_bestmove() {
     let out = alq(&["analyze", "--depth", "4"]);
@@ -94,7 +82,7 @@ fn analyze_prints_iterations_then_bestmove() {
 
 #[test]
 fn match_writes_json() {
-    let dir = tmp_dir("match");
+    let dir = fresh_dir("match");
     let json = dir.join("m.json");
     let out = alq(&[
         "match",
@@ -135,7 +123,7 @@ fn match_writes_json() {
 
 #[test]
 fn selfplay_records_and_stats() {
-    let dir = tmp_dir("selfplay");
+    let dir = fresh_dir("selfplay");
     let out = dir.join("run");
     let run = alq(&[
         "selfplay",
@@ -202,7 +190,7 @@ fn selfplay_records_and_stats() {
 #[test]
 fn play_takes_moves_and_saves_finished_games() {
     use std::io::Write;
-    let dir = tmp_dir("play");
+    let dir = fresh_dir("play");
     let save = dir.join("games.csv");
     let mut child = Command::new(env!("CARGO_BIN_EXE_alq"))
         .args([
@@ -229,7 +217,7 @@ fn play_takes_moves_and_saves_finished_games() {
 
 #[test]
 fn report_and_openings_write_their_files() {
-    let dir = tmp_dir("report");
+    let dir = fresh_dir("report");
     let out = dir.join("report");
     // The fixture folder holds no file named games.csv: nothing to report is an error.
     let run = alq(&["report", "--games", "../report/tests/data", "--out", out.to_str().unwrap(), "--quiet"]);
@@ -276,7 +264,7 @@ fn report_and_openings_write_their_files() {
 
 #[test]
 fn pipeline_runs_resumes_and_protects_its_folder() {
-    let dir = tmp_dir("pipeline");
+    let dir = fresh_dir("pipeline");
     let config = dir.join("tiny.toml");
     std::fs::write(
         &config,
@@ -336,7 +324,7 @@ fn pipeline_runs_resumes_and_protects_its_folder() {
 
 #[test]
 fn network_evaluators_are_used_and_bad_files_refused() {
-    let dir = tmp_dir("nn");
+    let dir = fresh_dir("nn");
     let out = alq(&["analyze", "--depth", "3", "--eval", "nn"]);
     assert!(out.status.success());
     assert!(stdout(&out).lines().last().unwrap().starts_with("bestmove "));
@@ -353,7 +341,7 @@ fn network_evaluators_are_used_and_bad_files_refused() {
 
 #[test]
 fn study_plays_its_ladder_and_the_report_shows_the_curve() {
-    let dir = tmp_dir("study");
+    let dir = fresh_dir("study");
     let config = dir.join("study.toml");
     std::fs::write(
         &config,
@@ -492,7 +480,7 @@ fn rules_flag_plays_classic_and_refuses_mixing_rule_sets() {
     let hce = alq(&["analyze", "--rules", "classic", "--eval", "hce", "--depth", "3"]);
     assert!(hce.status.success());
 
-    let dir = tmp_dir("classic");
+    let dir = fresh_dir("classic");
     let out = dir.join("run");
     let run = alq(&[
         "selfplay",

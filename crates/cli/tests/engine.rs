@@ -3,25 +3,11 @@
 //! moves, which forfeit.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const ALQ: &str = env!("CARGO_BIN_EXE_alq");
-
-fn alq(args: &[&str]) -> Output {
-    Command::new(ALQ).args(args).env("ALQ", ALQ).output().expect("the alq binary runs")
-}
-
-fn text(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn tmp_dir(name: &str) -> std::path::PathBuf {
-    let d = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("engine-tests").join(name);
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+mod common;
+use common::{alq, fresh_dir, stdout, ALQ};
 
 /// An `alq engine` process fed line by line.
 struct Session {
@@ -146,7 +132,7 @@ fn the_example_bot_plays_greedy_and_its_games_replay() {
         eprintln!("skipped: python3 is not installed, so the example bot cannot run");
         return;
     }
-    let dir = tmp_dir("bot");
+    let dir = fresh_dir("bot");
     let games = dir.join("games.csv");
     let out = alq(&[
         "match",
@@ -165,19 +151,19 @@ fn the_example_bot_plays_greedy_and_its_games_replay() {
         games.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report = text(&out);
+    let report = stdout(&out);
     assert!(report.contains("games 4 "), "{report}");
     assert!(report.contains("forfeits 0 by the first player, 0 by the second"), "{report}");
     // Every game was played out by the rules and replays.
     let stats = alq(&["records", "stats", games.to_str().unwrap()]);
     assert!(stats.status.success(), "{}", String::from_utf8_lossy(&stats.stderr));
-    assert!(text(&stats).contains("games 4"), "{}", text(&stats));
-    assert!(!text(&stats).contains("forfeit"), "{}", text(&stats));
+    assert!(stdout(&stats).contains("games 4"), "{}", stdout(&stats));
+    assert!(!stdout(&stats).contains("forfeit"), "{}", stdout(&stats));
 }
 
 #[test]
 fn engines_that_fail_forfeit_and_the_match_goes_on() {
-    let dir = tmp_dir("forfeits");
+    let dir = fresh_dir("forfeits");
     // Answers the handshake, then an illegal move / nothing / exits.
     let fake = |on_go: &str| {
         format!(
@@ -210,13 +196,13 @@ fn engines_that_fail_forfeit_and_the_match_goes_on() {
             games.to_str().unwrap(),
         ]);
         assert!(out.status.success(), "{spec}: {}", String::from_utf8_lossy(&out.stderr));
-        let report = text(&out);
+        let report = stdout(&out);
         assert!(report.contains("wins 2 draws 0 losses 0"), "{spec}: {report}");
         assert!(report.contains("forfeits 0 by the first player, 2 by the second"), "{spec}: {report}");
         assert!(report.contains(why), "{spec}: {report}");
         let stats = alq(&["records", "stats", games.to_str().unwrap()]);
         assert!(stats.status.success(), "{spec}: {}", String::from_utf8_lossy(&stats.stderr));
-        assert!(text(&stats).contains("termination forfeit 2"), "{}", text(&stats));
+        assert!(stdout(&stats).contains("termination forfeit 2"), "{}", stdout(&stats));
     }
 }
 

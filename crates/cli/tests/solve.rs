@@ -1,24 +1,10 @@
 //! End-to-end checks of `alq solve`, `alq openings --solve` and
 //! `alq report --book`: values, output, resume, bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn alq(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alq")).args(args).output().expect("the alq binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
-}
-
-/// An empty folder for one test.
-fn fresh_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{alq, fresh_dir, stdout};
 
 #[test]
 fn solve_prints_the_value_last_with_nodes_time_memory_and_move() {

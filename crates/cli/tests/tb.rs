@@ -1,15 +1,9 @@
 //! End-to-end checks of `alq tb`: build, probe, stats, verify, bad input.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-fn alq(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_alq")).args(args).output().expect("the alq binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
-}
+mod common;
+use common::{alq, stdout};
 
 fn built(name: &str, pieces: u32) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-tb-{name}"));

@@ -49,6 +49,19 @@ pub enum PipelineError {
     Report(#[from] alq_report::ReportError),
 }
 
+impl PipelineError {
+    /// The run-folder refusal behind this error, if it is one (its own, or
+    /// a self-play or training stage's).
+    pub fn run_error(&self) -> Option<&alq_records::RunError> {
+        match self {
+            PipelineError::Run(e) => Some(e),
+            PipelineError::Selfplay(e) => e.run_error(),
+            PipelineError::Train(e) => e.run_error(),
+            _ => None,
+        }
+    }
+}
+
 fn io(path: &Path) -> impl Fn(std::io::Error) -> PipelineError + '_ {
     move |error| PipelineError::Io { path: path.to_path_buf(), error }
 }

@@ -2,7 +2,8 @@
 
 use std::fmt::Write;
 
-use crate::{Group, Line, Report, StudySummary};
+use crate::study::FirstMoveRow;
+use crate::{Group, Line, Report, StudySummary, TableSummary};
 
 fn esc(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -480,6 +481,98 @@ pub fn markdown(report: &Report) -> String {
             "games from randomised openings"
         },
         report.tree_depth
+    );
+    m
+}
+
+/// The study as Markdown.
+pub fn study_markdown(study: &StudySummary) -> String {
+    let mut m = String::from("# White's first-move advantage by playing strength\n\n");
+    m += &format!("Rules: {}.\n\n", study.rules_text());
+    m += "Every game from the standard start; each rung's player plays itself. White's score counts a draw as half a \
+          point over the games that ended by the rules; games stopped by the ply cap are unfinished and not counted \
+          as draws. Rates are over all games, with Wilson 95 % intervals; White's score has an interval that \
+          handles draws.\n\n";
+    m += "| rung | player | games (distinct) | White wins | draws | Black wins | unfinished | White's score (95 %) | avg plies | best first move |\n";
+    m += "|---|---|---|---|---|---|---|---|---|---|\n";
+    // White wins, draws, Black wins, each with its rate.
+    let results = |g: &Group| {
+        let x = &g.rates;
+        format!(
+            "{} ({:.1} %) | {} ({:.1} %) | {} ({:.1} %)",
+            g.white_wins,
+            100.0 * x.white_win.rate,
+            g.draws,
+            100.0 * x.draw.rate,
+            g.black_wins,
+            100.0 * x.black_win.rate
+        )
+    };
+    for r in &study.rungs {
+        let g = &r.results;
+        let _ = writeln!(
+            m,
+            "| {} | {} | {} ({}) | {} | {} | {} | {:.0} | {} |",
+            r.rung + 1,
+            r.player,
+            g.games,
+            r.distinct_games,
+            results(g),
+            g.unfinished,
+            g.score_text(),
+            g.average_plies,
+            r.best_first_move.as_deref().unwrap_or("–")
+        );
+    }
+    let h = &study.brainking;
+    let _ = writeln!(m, "| – | BrainKing humans | {} | {} | – | {} | – | – |", h.games, results(h), h.score_text());
+    m += "\n## First moves by rung\n\n| rung | first move | share of games | games | White's score (95 %) | with the move fixed: games, White's score (95 %) |\n|---|---|---|---|---|---|\n";
+    for r in &study.rungs {
+        for (mv, own, fixed) in r.first_move_table() {
+            let score = |f: Option<&FirstMoveRow>| f.map_or("–".to_string(), |f| f.results.score_text());
+            let _ = writeln!(
+                m,
+                "| {} | {mv} | {} | {} | {} | {} |",
+                r.rung + 1,
+                own.map_or("–".to_string(), |f| format!("{:.1} %", 100.0 * f.share)),
+                own.map_or("–".to_string(), |f| f.results.games.to_string()),
+                score(own),
+                fixed.map_or("–".to_string(), |f| format!("{} games, {}", f.results.games, f.results.score_text()))
+            );
+        }
+    }
+    if study.rungs.iter().any(|r| r.tables.is_some()) {
+        let _ = writeln!(
+            m,
+            "\n## Endgame tables\n\nThe games were played with endgame tables: once a game reached them, both players \
+             played the tables' best moves. Per rung and first move (`all`: every game from the start; `fixed`: games \
+             with the move fixed), how many games reached the tables, by the exact value for White where they did, how \
+             those games ended (W, D, B), and White's score had every endgame been played perfectly.\n\n| rung | first \
+             move | {} |\n|---|---|---|---|---|---|---|",
+            TableSummary::MARKDOWN_HEAD
+        );
+        for r in &study.rungs {
+            if let Some(t) = &r.tables {
+                let _ = writeln!(m, "| {} | all | {} |", r.rung + 1, t.markdown_cells());
+            }
+            for f in &r.first_moves {
+                if let Some(t) = &f.tables {
+                    let _ = writeln!(m, "| {} | {} | {} |", r.rung + 1, f.first_move, t.markdown_cells());
+                }
+            }
+            for f in &r.from_first_move {
+                if let Some(t) = &f.tables {
+                    let _ = writeln!(m, "| {} | {} fixed | {} |", r.rung + 1, f.first_move, t.markdown_cells());
+                }
+            }
+        }
+    }
+    let _ = writeln!(
+        m,
+        "\nExact value of the start position: {}. {}\n\nSource of the human figures: {}.",
+        study.exact_start_value.as_deref().unwrap_or("not known (no solver has reached it)"),
+        study.proven_lines_text(),
+        study.brainking_source
     );
     m
 }

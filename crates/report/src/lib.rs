@@ -29,9 +29,10 @@ mod exact;
 mod html;
 pub mod plots;
 pub mod study;
+mod write;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -473,77 +474,5 @@ impl Report {
             );
         }
         out
-    }
-
-    /// The plots as (file name, SVG text).
-    pub fn plots(&self) -> Result<Vec<(&'static str, String)>, ReportError> {
-        let point = |label: String, g: &Group| plots::Point95 {
-            label,
-            value: g.white_score,
-            lo: g.rates.white_score.ci95[0],
-            hi: g.rates.white_score.ci95[1],
-        };
-        let pairing_points: Vec<plots::Point95> = self
-            .from_start
-            .pairings
-            .iter()
-            .enumerate()
-            .map(|(i, p)| point(format!("P{}", i + 1), &p.results))
-            .collect();
-        let human = self.brainking.results.white_score;
-        let by_pairing = plots::intervals(
-            "White's score from the standard start, by pairing",
-            "pairing (see the table)",
-            "White's score",
-            &pairing_points,
-            Some((human, "BrainKing humans")),
-        )
-        .map_err(ReportError::Plot)?;
-        let move_points: Vec<plots::Point95> = self
-            .first_moves
-            .iter()
-            .map(|m| point(format!("P{} {}", self.pairing_number(m), m.first_move), &m.results))
-            .collect();
-        let by_move = plots::intervals(
-            "White's score by first move (games from the standard start)",
-            "pairing and White's first move",
-            "White's score",
-            &move_points,
-            Some((self.brainking.results.white_score, "BrainKing humans")),
-        )
-        .map_err(ReportError::Plot)?;
-        let max_len = self.lengths.last().map_or(0, |l| l.0);
-        let lengths =
-            plots::lengths("Game length (games from the standard start)", &self.lengths, (max_len / 40).max(1))
-                .map_err(ReportError::Plot)?;
-        let mut out = vec![
-            ("white_score_by_pairing.svg", by_pairing),
-            ("first_moves.svg", by_move),
-            ("game_length.svg", lengths),
-        ];
-        if let Some(study) = &self.study {
-            out.push(("strength.svg", study.plot().map_err(ReportError::Plot)?));
-        }
-        Ok(out)
-    }
-
-    /// Writes `summary.json`, `openings.csv`, the SVG plots, `report.html`
-    /// and `report.md` into `dir`, each atomically.
-    pub fn write(&self, dir: &Path) -> Result<(), ReportError> {
-        let put = |name: &str, text: &str| {
-            let path = dir.join(name);
-            alq_records::write_atomic(&path, text.as_bytes()).map_err(|error| ReportError::Io { path, error })
-        };
-        std::fs::create_dir_all(dir).map_err(|error| ReportError::Io { path: dir.to_path_buf(), error })?;
-        let json = serde_json::to_string_pretty(self).expect("the report serialises") + "\n";
-        put("summary.json", &json)?;
-        put("openings.csv", &self.openings_csv())?;
-        let plots = self.plots()?;
-        for (name, svg) in &plots {
-            put(name, svg)?;
-        }
-        put("report.html", &html::page(self, &plots))?;
-        put("report.md", &html::markdown(self))?;
-        Ok(())
     }
 }

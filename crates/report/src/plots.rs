@@ -2,6 +2,8 @@
 
 use plotters::prelude::*;
 
+use crate::{Group, Report, ReportError};
+
 /// One category with a value and its 95 % interval.
 pub struct Point95 {
     pub label: String,
@@ -296,4 +298,47 @@ pub fn elo_curve(series: &[EloSeries]) -> Result<String, String> {
         root.present().map_err(text_err)?;
     }
     Ok(svg)
+}
+
+/// The plots as (file name, SVG text).
+pub fn report_plots(report: &Report) -> Result<Vec<(&'static str, String)>, ReportError> {
+    let point = |label: String, g: &Group| Point95 {
+        label,
+        value: g.white_score,
+        lo: g.rates.white_score.ci95[0],
+        hi: g.rates.white_score.ci95[1],
+    };
+    let pairing_points: Vec<Point95> =
+        report.from_start.pairings.iter().enumerate().map(|(i, p)| point(format!("P{}", i + 1), &p.results)).collect();
+    let human = report.brainking.results.white_score;
+    let by_pairing = intervals(
+        "White's score from the standard start, by pairing",
+        "pairing (see the table)",
+        "White's score",
+        &pairing_points,
+        Some((human, "BrainKing humans")),
+    )
+    .map_err(ReportError::Plot)?;
+    let move_points: Vec<Point95> = report
+        .first_moves
+        .iter()
+        .map(|m| point(format!("P{} {}", report.pairing_number(m), m.first_move), &m.results))
+        .collect();
+    let by_move = intervals(
+        "White's score by first move (games from the standard start)",
+        "pairing and White's first move",
+        "White's score",
+        &move_points,
+        Some((report.brainking.results.white_score, "BrainKing humans")),
+    )
+    .map_err(ReportError::Plot)?;
+    let max_len = report.lengths.last().map_or(0, |l| l.0);
+    let lengths = lengths("Game length (games from the standard start)", &report.lengths, (max_len / 40).max(1))
+        .map_err(ReportError::Plot)?;
+    let mut out =
+        vec![("white_score_by_pairing.svg", by_pairing), ("first_moves.svg", by_move), ("game_length.svg", lengths)];
+    if let Some(study) = &report.study {
+        out.push(("strength.svg", strength(study).map_err(ReportError::Plot)?));
+    }
+    Ok(out)
 }

@@ -227,6 +227,17 @@ pub enum SelfplayError {
     Run(#[from] alq_records::RunError),
 }
 
+impl SelfplayError {
+    /// The run-folder refusal behind this error, if it is one (the command
+    /// line adds how to resume).
+    pub fn run_error(&self) -> Option<&alq_records::RunError> {
+        match self {
+            SelfplayError::Run(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// Reads the run's opening book, if it names one, or its fixed first line.
 pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError> {
     if config.opening.book.trim().is_empty() {

@@ -65,6 +65,12 @@ pub enum SolveError {
     /// A saved search that does not belong to the search asked for.
     #[error("the saved search does not match: {0}")]
     StateMismatch(String),
+    /// Stores of two rule sets cannot be merged.
+    #[error("a store under the {from} rules cannot merge into one under {into}")]
+    StoreRules { from: alq_engine::RuleSet, into: alq_engine::RuleSet },
+    /// Two stores (or a store and a solver) answer a question both ways.
+    #[error("contradictory answers for {position}")]
+    Contradiction { position: Position },
 }
 
 /// How much the search may spend. The search stops at whichever limit comes

@@ -52,14 +52,14 @@ impl ProvenStore {
     }
 
     /// Adds `other`'s answers; a contradiction names the position.
-    pub fn merge(&mut self, other: &ProvenStore) -> Result<(), String> {
+    pub fn merge(&mut self, other: &ProvenStore) -> Result<(), SolveError> {
         if other.rules != self.rules {
-            return Err(format!("a store under the {} rules cannot merge into one under {}", other.rules, self.rules));
+            return Err(SolveError::StoreRules { from: other.rules, into: self.rules });
         }
         for (&k, &bits) in &other.entries {
             let merged = self.entries.get(&k).copied().unwrap_or(0) | bits;
             if contradicts(merged) {
-                return Err(format!("contradictory answers for {}", crate::position(k)));
+                return Err(SolveError::Contradiction { position: crate::position(k) });
             }
             self.entries.insert(k, merged);
         }

@@ -342,7 +342,7 @@ impl<'a> ThresholdSolver<'a> {
 
     /// Adds the answers of a store (of this solver's rules) as leaves for
     /// later searches; a contradiction with what the solver knows is an error.
-    pub fn add_store(&mut self, store: &ProvenStore) -> Result<(), String> {
+    pub fn add_store(&mut self, store: &ProvenStore) -> Result<(), SolveError> {
         let mut mine = self.proven_store();
         mine.merge(store)?;
         self.store = mine.entries;

@@ -36,6 +36,16 @@ pub enum TrainError {
     Run(#[from] alq_records::RunError),
 }
 
+impl TrainError {
+    /// The run-folder refusal behind this error, if it is one.
+    pub fn run_error(&self) -> Option<&alq_records::RunError> {
+        match self {
+            TrainError::Run(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
 /// One epoch's figures, as written to `metrics.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EpochMetrics {
