@@ -147,7 +147,7 @@ fn solve_book_goals(
     eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--solve-eval {}: {e}", args.solve_eval))?;
     bar.set_length((entries.len() * goals.len()) as u64);
     let certify = args.solve_certificates.is_some();
-    let (outcomes, certificates) =
+    let book::SolvedGoals { outcomes, certificates, nodes } =
         pool.install(|| book::solve_goals(rules, entries, tb, &eval, &goals, budget, certify, || bar.inc(1)))?;
     bar.finish_and_clear();
     if let Some(dir) = &args.solve_certificates {
@@ -168,6 +168,8 @@ fn solve_book_goals(
             }
         }
     }
+    let spent: Vec<String> = goals.iter().zip(&nodes).map(|(g, n)| format!("{g} {n}")).collect();
+    eprintln!("positions expanded in all: {}", spent.join(", "));
     eprintln!(
         "solved in {:.1} s ({} nodes per position and goal; proven / disproven / positions):",
         started.elapsed().as_secs_f64(),

@@ -95,6 +95,15 @@ impl Default for HceWeights {
     }
 }
 
+/// Why [`HceWeights::set`] refused a weight.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum WeightError {
+    #[error("{name}={value} is out of range (at most ±{max})", max = HceWeights::MAX_ABS)]
+    OutOfRange { name: String, value: i32 },
+    #[error("unknown weight {name:?} (weights: {names})", names = HceWeights::NAMES.join(", "))]
+    Unknown { name: String },
+}
+
 impl HceWeights {
     /// Names of the weights, as accepted by [`HceWeights::set`].
     pub const NAMES: [&'static str; 10] =
@@ -107,9 +116,9 @@ impl HceWeights {
 
     /// Sets one weight by name. Refuses an unknown name and a value beyond
     /// ±[`HceWeights::MAX_ABS`], saying why.
-    pub fn set(&mut self, name: &str, value: i32) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: i32) -> Result<(), WeightError> {
         if value.unsigned_abs() > Self::MAX_ABS as u32 {
-            return Err(format!("{name}={value} is out of range (at most ±{})", Self::MAX_ABS));
+            return Err(WeightError::OutOfRange { name: name.to_string(), value });
         }
         let slot = match name {
             "material" => &mut self.material,
@@ -122,7 +131,7 @@ impl HceWeights {
             "blocked" => &mut self.blocked,
             "in_play" => &mut self.in_play,
             "tempo" => &mut self.tempo,
-            _ => return Err(format!("unknown weight {name:?} (weights: {})", Self::NAMES.join(", "))),
+            _ => return Err(WeightError::Unknown { name: name.to_string() }),
         };
         *slot = value;
         Ok(())
@@ -329,8 +338,8 @@ mod tests {
     fn weights_set_by_name() {
         let mut w = HceWeights::default();
         assert!(w.set("mobility", 7).is_ok());
-        assert!(w.set("nonsense", 1).unwrap_err().contains("unknown weight"));
-        assert!(w.set("material", HceWeights::MAX_ABS + 1).unwrap_err().contains("out of range"));
+        assert!(w.set("nonsense", 1).unwrap_err().to_string().contains("unknown weight \"nonsense\""));
+        assert!(matches!(w.set("material", HceWeights::MAX_ABS + 1), Err(WeightError::OutOfRange { .. })));
         assert!(w.set("material", -HceWeights::MAX_ABS).is_ok());
         assert_eq!(w.mobility, 7);
         assert!(w.describe().contains("mobility=7"));

@@ -36,7 +36,7 @@ mod types;
 mod zobrist;
 
 pub use error::{MoveError, PositionError};
-pub use eval::{Evaluator, Hce, HceWeights, MAX_EVAL};
+pub use eval::{Evaluator, Hce, HceWeights, WeightError, MAX_EVAL};
 pub use game::{Game, GameConfig, Outcome, Termination};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{

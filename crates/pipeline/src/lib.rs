@@ -20,6 +20,7 @@ use thiserror::Error;
 
 use alq_engine::{GameConfig, Limits, RuleSet};
 use alq_play::{run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec};
+use alq_records::ConfigError;
 use alq_records::{resume_run, write_atomic, RunKind};
 use alq_selfplay::{run_rescore, run_selfplay, OpeningConfig, RescoreConfig, SelfplayConfig, Shard};
 use alq_stats::{Sprt, SprtDecision};
@@ -388,19 +389,19 @@ pub struct StartResult {
 
 impl PipelineConfig {
     /// Checks the values; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
-        self.train.validate().map_err(|e| format!("train.{e}"))?;
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.train.validate().map_err(|e| e.within("train"))?;
         if self.replay_window == 0 {
-            return Err("replay_window must be at least 1".to_string());
+            return Err(ConfigError::new("replay_window", "at least 1"));
         }
         if self.rescore.nodes > 0 && !(self.rescore.fraction > 0.0 && self.rescore.fraction <= 1.0) {
-            return Err(format!("rescore.fraction {} is not in (0, 1]", self.rescore.fraction));
+            return Err(ConfigError::new("rescore.fraction", format!("{} is not in (0, 1]", self.rescore.fraction)));
         }
         for (key, rules) in [("selfplay.rules", self.selfplay.rules), ("train.rules", self.train.rules)] {
             if rules != self.rules && rules != RuleSet::BrainKing {
-                return Err(format!(
-                    "{key} is {rules} but the run's rules are {}: set `rules` at the top only",
-                    self.rules
+                return Err(ConfigError::new(
+                    key,
+                    format!("{rules}, but the run's rules are {}: set `rules` at the top only", self.rules),
                 ));
             }
         }
@@ -561,7 +562,7 @@ pub fn run_pipeline(
     resume: bool,
     on_event: impl Fn(PipelineEvent) + Sync,
 ) -> Result<PipelineOutcome, PipelineError> {
-    config.validate().map_err(PipelineError::Invalid)?;
+    config.validate().map_err(|e| PipelineError::Invalid(e.to_string()))?;
     let config = &config.resolved();
     // Gate and evaluation are played from generation 1 on.
     if config.generations > 0 {
@@ -586,7 +587,7 @@ pub fn run_pipeline(
             if !matches!(spec, alq_play::EvalSpec::Network(_)) || start == "nn" {
                 return Err(bad(format!("{start:?} is not a network file (.alqnet)")));
             }
-            spec.check_rules(config.rules).map_err(bad)?;
+            spec.check_rules(config.rules).map_err(|e| bad(e.to_string()))?;
             // Warm-started, the first candidate trains from it: its shape
             // must suit [train] (it may be narrower: it is then widened).
             if config.warm_start && first_candidate_due {
@@ -850,7 +851,7 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineE
         }
     }
     if !series.is_empty() {
-        let svg = alq_report::plots::elo_curve(&series).map_err(PipelineError::Invalid)?;
+        let svg = alq_report::plots::elo_curve(&series).map_err(|e| PipelineError::Invalid(e.to_string()))?;
         let path = out.join("elo.svg");
         write_atomic(&path, svg.as_bytes()).map_err(io(&path))?;
     }

@@ -20,6 +20,25 @@ pub struct EngineProcess {
     options: Vec<String>,
 }
 
+/// Why an external engine (or player) forfeits: the message a match records.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Forfeit {
+    #[error("cannot start {command:?}: {reason}")]
+    Start { command: String, reason: String },
+    #[error("crashed (cannot write to it: {0})")]
+    Write(String),
+    #[error("no {what} in time")]
+    Timeout { what: String },
+    #[error("crashed before {what} ({status})")]
+    Crashed { what: String, status: String },
+    #[error("malformed bestmove line (no move)")]
+    NoMove,
+    #[error("illegal or malformed move {text:?}: {reason}")]
+    BadMove { text: String, reason: String },
+    #[error("the engine announces no Rules option, so it cannot be asked to play the {0} rules")]
+    NoRules(alq_engine::RuleSet),
+}
+
 /// What an engine answered to `go`.
 #[derive(Clone, Debug)]
 pub struct EngineMove {
@@ -30,7 +49,7 @@ pub struct EngineMove {
 
 impl EngineProcess {
     /// Starts `command` (run by `sh -c`), sends `uci` and waits for `uciok`.
-    pub fn start(command: &str) -> Result<EngineProcess, String> {
+    pub fn start(command: &str) -> Result<EngineProcess, Forfeit> {
         let mut child = Command::new("sh")
             .arg("-c")
             .arg(format!("exec {command}"))
@@ -38,9 +57,10 @@ impl EngineProcess {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {command:?}: {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|e| Forfeit::Start { command: command.to_string(), reason: e.to_string() })?;
+        let pipe = |what: &str| Forfeit::Start { command: command.to_string(), reason: format!("no {what}") };
+        let stdin = child.stdin.take().ok_or_else(|| pipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or_else(|| pipe("stdout"))?;
         let (tx, lines) = mpsc::channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -72,7 +92,7 @@ impl EngineProcess {
     }
 
     /// Sets options, starts a new game and waits until the engine is ready.
-    pub fn new_game(&mut self, options: &[(String, String)]) -> Result<(), String> {
+    pub fn new_game(&mut self, options: &[(String, String)]) -> Result<(), Forfeit> {
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
@@ -84,7 +104,7 @@ impl EngineProcess {
     /// Sends the game's moves and `go ARGS`, and reads the best move until
     /// `deadline`. Errors say why the engine forfeits: it exited, did not
     /// answer in time, or sent a malformed or illegal move.
-    pub fn go(&mut self, game: &Game, args: &str, deadline: Instant) -> Result<EngineMove, String> {
+    pub fn go(&mut self, game: &Game, args: &str, deadline: Instant) -> Result<EngineMove, Forfeit> {
         let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let setup = if game.start() == Position::start_of(game.rules()) {
             "startpos".to_string()
@@ -109,19 +129,17 @@ impl EngineProcess {
             }
         })?;
         if text.is_empty() {
-            return Err("malformed bestmove line (no move)".to_string());
+            return Err(Forfeit::NoMove);
         }
         let mv = game
             .position()
             .parse_move_in(game.rules(), &text)
-            .map_err(|e| format!("illegal or malformed move {text:?}: {e}"))?;
+            .map_err(|e| Forfeit::BadMove { text: text.clone(), reason: e.to_string() })?;
         Ok(EngineMove { mv, score })
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|e| format!("crashed (cannot write to it: {e})"))
+    fn send(&mut self, line: &str) -> Result<(), Forfeit> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| Forfeit::Write(e.to_string()))
     }
 
     /// Reads lines until `done` returns a value or the deadline passes.
@@ -130,7 +148,7 @@ impl EngineProcess {
         deadline: Instant,
         what: &str,
         mut done: impl FnMut(&str) -> Option<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, Forfeit> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -139,11 +157,11 @@ impl EngineProcess {
                         return Ok(value);
                     }
                 }
-                Err(RecvTimeoutError::Timeout) => return Err(format!("no {what} in time")),
+                Err(RecvTimeoutError::Timeout) => return Err(Forfeit::Timeout { what: what.to_string() }),
                 Err(RecvTimeoutError::Disconnected) => {
                     let status =
                         self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
-                    return Err(format!("crashed before {what} ({status})"));
+                    return Err(Forfeit::Crashed { what: what.to_string(), status });
                 }
             }
         }

@@ -31,14 +31,15 @@ pub mod openings;
 pub mod players;
 pub mod protocol;
 
-pub use external::EngineProcess;
+pub use external::{EngineProcess, Forfeit};
 pub use matches::{
     check_games, game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource,
     Progress,
 };
 pub use openings::Opening;
 pub use players::{
-    Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SpecError, TablesSpec, TimeControl, ENGINE_MOVE_TIMEOUT,
+    Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SetupError, SpecError, TablesSpec, TimeControl,
+    ENGINE_MOVE_TIMEOUT,
 };
 pub use protocol::{bestmove_line, info_line, serve};
 

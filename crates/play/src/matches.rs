@@ -138,7 +138,7 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
             Ok(Some(choice)) => choice,
             Ok(None) => break,
             Err(reason) => {
-                forfeit = Some((side, reason));
+                forfeit = Some((side, reason.to_string()));
                 break;
             }
         };

@@ -91,11 +91,24 @@ pub fn random(rules: RuleSet, plies: u32, rng: &mut impl Rng) -> Opening {
     Opening { moves }
 }
 
+/// Why a book was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BookError {
+    #[error("book header: {0}")]
+    Header(String),
+    #[error("book header has no `line` column")]
+    NoLineColumn,
+    #[error("line {line}: {problem}")]
+    Line { line: usize, problem: String },
+    #[error("the book holds no openings")]
+    Empty,
+}
+
 /// Reads a book: one opening per line as moves from the start (`d3-c3
 /// b3xd3 ...`), blank lines and `#` comments ignored. A CSV file whose header
 /// has a `line` column (as `alq openings` writes) is read from that column.
 /// The moves must be legal under `rules`.
-pub fn parse_book(rules: RuleSet, text: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_book(rules: RuleSet, text: &str) -> Result<Vec<Opening>, BookError> {
     let header = text.lines().next().unwrap_or("");
     let is_csv = header.split(',').any(|c| c.trim().trim_matches('"') == "line");
     let mut lines: Vec<(usize, String)> = Vec::new();
@@ -103,13 +116,14 @@ pub fn parse_book(rules: RuleSet, text: &str) -> Result<Vec<Opening>, String> {
         let mut reader = csv::Reader::from_reader(text.as_bytes());
         let column = reader
             .headers()
-            .map_err(|e| format!("book header: {e}"))?
+            .map_err(|e| BookError::Header(e.to_string()))?
             .iter()
             .position(|c| c == "line")
-            .ok_or("book header has no `line` column")?;
+            .ok_or(BookError::NoLineColumn)?;
         for (i, record) in reader.records().enumerate() {
-            let record = record.map_err(|e| format!("line {}: {e}", i + 2))?;
-            let field = record.get(column).ok_or_else(|| format!("line {}: no `line` field", i + 2))?;
+            let bad = |problem: String| BookError::Line { line: i + 2, problem };
+            let record = record.map_err(|e| bad(e.to_string()))?;
+            let field = record.get(column).ok_or_else(|| bad("no `line` field".into()))?;
             lines.push((i + 2, field.to_string()));
         }
     } else {
@@ -125,16 +139,18 @@ pub fn parse_book(rules: RuleSet, text: &str) -> Result<Vec<Opening>, String> {
         let mut game = Game::new(Position::start_of(rules), GameConfig::with_rules(rules));
         let mut moves = Vec::new();
         for text in line.split_whitespace() {
-            let mv = game.play_text(text).map_err(|e| format!("line {n}: {e} (under the {rules} rules)"))?;
+            let mv = game
+                .play_text(text)
+                .map_err(|e| BookError::Line { line: n, problem: format!("{e} (under the {rules} rules)") })?;
             moves.push(mv);
         }
         if game.is_over() {
-            return Err(format!("line {n}: the game is already over after {line:?}"));
+            return Err(BookError::Line { line: n, problem: format!("the game is already over after {line:?}") });
         }
         openings.push(Opening { moves });
     }
     if openings.is_empty() {
-        return Err("the book holds no openings".to_string());
+        return Err(BookError::Empty);
     }
     Ok(openings)
 }
@@ -170,7 +186,7 @@ mod tests {
         // White's fifth move steps backward: a classic line, not a BrainKing one.
         let line = "d2-c3 b4xd2 e1xc3 d4xd2xb4 e2-e1";
         assert_eq!(parse_book(RuleSet::Classic, line).unwrap()[0].line(), line);
-        let err = parse_book(BK, line).unwrap_err();
+        let err = parse_book(BK, line).unwrap_err().to_string();
         assert!(err.contains("e2-e1") && err.contains("brainking"), "{err}");
         let classic = all_after(RuleSet::Classic, 6).len();
         assert!(classic > all_after(BK, 6).len(), "backward moves open the classic tree: {classic}");
@@ -183,7 +199,7 @@ mod tests {
         assert_eq!(book[0].line(), "d3-c3 b3xd3");
         let csv = parse_book(BK, "line,score\n\"d3-c3 b3xd3\",12\nb2-c3,3\n").unwrap();
         assert_eq!(csv[1].line(), "b2-c3");
-        assert!(parse_book(BK, "d3-c3 d3-c3").unwrap_err().contains("line 1"));
-        assert!(parse_book(BK, "# nothing\n").is_err());
+        assert!(matches!(parse_book(BK, "d3-c3 d3-c3"), Err(BookError::Line { line: 1, .. })));
+        assert!(matches!(parse_book(BK, "# nothing\n"), Err(BookError::Empty)));
     }
 }

@@ -17,7 +17,7 @@ use alq_engine::{
     Score, SearchConfig, Searcher, Side,
 };
 
-use crate::external::EngineProcess;
+use crate::external::{EngineProcess, Forfeit};
 
 /// A spec that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -25,6 +25,19 @@ use crate::external::EngineProcess;
 pub struct SpecError {
     pub spec: String,
     pub problem: String,
+}
+
+/// Why an evaluator, tables or a time control cannot be used.
+#[derive(Debug, Error)]
+pub enum SetupError {
+    #[error("the network {network} was trained for the {trained} rules, not {wanted}")]
+    NetworkRules { network: String, trained: RuleSet, wanted: RuleSet },
+    #[error("tablebase {dir}: {source}")]
+    Tables { dir: String, source: alq_tablebase::TbError },
+    #[error("the tables in {dir} were built for the {built} rules, not {wanted}")]
+    TablesRules { dir: String, built: RuleSet, wanted: RuleSet },
+    #[error("time control {text:?}: {problem}")]
+    TimeControl { text: String, problem: String },
 }
 
 /// Which evaluator a searching player uses.
@@ -55,7 +68,7 @@ impl EvalSpec {
                         pair.split_once('=').ok_or_else(|| err(format!("expected key=value, found {pair:?}")))?;
                     let (key, value) = (key.trim(), value.trim());
                     let v = value.parse::<i32>().map_err(|_| err(format!("{key}: {value:?} is not an integer")))?;
-                    weights.set(key, v).map_err(err)?;
+                    weights.set(key, v).map_err(|e| err(e.to_string()))?;
                 }
                 Ok(EvalSpec::Hce(weights))
             }
@@ -92,10 +105,10 @@ impl EvalSpec {
     }
 
     /// Refuses a network trained for other rules than `rules`.
-    pub fn check_rules(&self, rules: RuleSet) -> Result<(), String> {
+    pub fn check_rules(&self, rules: RuleSet) -> Result<(), SetupError> {
         match self.rules() {
             Some(own) if own != rules => {
-                Err(format!("the network {} was trained for the {own} rules, not {rules}", self.describe()))
+                Err(SetupError::NetworkRules { network: self.describe(), trained: own, wanted: rules })
             }
             _ => Ok(()),
         }
@@ -119,16 +132,17 @@ pub struct TablesSpec {
 
 impl TablesSpec {
     /// Opens the tablebase in `dir` (see `alq tb build`).
-    pub fn open(dir: &str) -> Result<TablesSpec, String> {
-        let tb = alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| format!("tablebase {dir}: {e}"))?;
+    pub fn open(dir: &str) -> Result<TablesSpec, SetupError> {
+        let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
+            .map_err(|source| SetupError::Tables { dir: dir.to_string(), source })?;
         Ok(TablesSpec { dir: dir.to_string(), tables: tb })
     }
 
     /// Refuses tables built for other rules than `rules`.
-    pub fn check_rules(&self, rules: RuleSet) -> Result<(), String> {
+    pub fn check_rules(&self, rules: RuleSet) -> Result<(), SetupError> {
         let own = self.tables.rules();
         if own != rules {
-            return Err(format!("the tables in {} were built for the {own} rules, not {rules}", self.dir));
+            return Err(SetupError::TablesRules { dir: self.dir.clone(), built: own, wanted: rules });
         }
         Ok(())
     }
@@ -216,10 +230,13 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// Reads `BASE[+INC]` in seconds, e.g. `10+0.1` or `60`.
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
-        let bad = || format!("time control {text:?}: expected BASE+INC in seconds, e.g. 10+0.1");
+    pub fn parse(text: &str) -> Result<TimeControl, SetupError> {
+        let bad = || SetupError::TimeControl {
+            text: text.to_string(),
+            problem: "expected BASE+INC in seconds, e.g. 10+0.1".into(),
+        };
         let (base, inc) = text.trim().split_once('+').unwrap_or((text.trim(), "0"));
-        let seconds = |t: &str| -> Result<Duration, String> {
+        let seconds = |t: &str| -> Result<Duration, SetupError> {
             let v: f64 = t.trim().parse().map_err(|_| bad())?;
             if !(v.is_finite() && (0.0..=86_400.0).contains(&v)) {
                 return Err(bad());
@@ -228,7 +245,10 @@ impl TimeControl {
         };
         let tc = TimeControl { base: seconds(base)?, increment: seconds(inc)? };
         if tc.base.is_zero() {
-            return Err(format!("time control {text:?}: the base time must be positive"));
+            return Err(SetupError::TimeControl {
+                text: text.to_string(),
+                problem: "the base time must be positive".into(),
+            });
         }
         Ok(tc)
     }
@@ -326,7 +346,7 @@ impl PlayerSpec {
                 _ if external => eval_pairs.push(pair),
                 "hash" => hash_mb = number()?.clamp(1, 65536) as usize,
                 "threads" => threads = number()?.clamp(1, 256) as usize,
-                "tb" => tables = Some(TablesSpec::open(value).map_err(err)?),
+                "tb" => tables = Some(TablesSpec::open(value).map_err(|e| err(e.to_string()))?),
                 _ => eval_pairs.push(pair),
             }
         }
@@ -392,10 +412,10 @@ impl PlayerSpec {
     pub fn check_rules(&self, rules: RuleSet) -> Result<(), SpecError> {
         let refuse = |problem: String| SpecError { spec: self.describe_short(), problem };
         if let PlayerKind::Search(eval) = &self.kind {
-            eval.check_rules(rules).map_err(refuse)?;
+            eval.check_rules(rules).map_err(|e| refuse(e.to_string()))?;
         }
         if let Some(t) = &self.tables {
-            t.check_rules(rules).map_err(refuse)?;
+            t.check_rules(rules).map_err(|e| refuse(e.to_string()))?;
         }
         Ok(())
     }
@@ -504,7 +524,7 @@ impl Player {
         rng: &mut impl Rng,
         clock: Option<&Clock>,
         deadline: Instant,
-    ) -> Result<Option<Choice>, String> {
+    ) -> Result<Option<Choice>, Forfeit> {
         let pos = game.position();
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -528,15 +548,12 @@ impl Player {
                 if engine.has_option("Rules") {
                     options.push(("Rules".to_string(), game.rules().name().to_string()));
                 } else if game.rules() != RuleSet::BrainKing {
-                    return Err(format!(
-                        "the engine announces no Rules option, so it cannot be asked to play the {} rules",
-                        game.rules()
-                    ));
+                    return Err(Forfeit::NoRules(game.rules()));
                 }
                 engine.new_game(&options)?;
                 self.engine = Some(engine);
             }
-            let engine = self.engine.as_mut().ok_or("no engine")?;
+            let engine = self.engine.as_mut().expect("started above");
             let args = match clock {
                 Some(c) => {
                     let ms = |d: Duration| d.as_millis();

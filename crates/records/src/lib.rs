@@ -50,8 +50,9 @@ mod stats;
 
 pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
 pub use record::{
-    format_opening, format_score, parse_score, GameRecord, OpeningPart, ReplayedGame, FORFEIT, FORMAT_VERSION,
+    format_opening, format_score, parse_score, GameError, GameRecord, OpeningPart, ReplayedGame, FORFEIT,
+    FORMAT_VERSION,
 };
-pub use run::{resume_run, RunError, RunKind, StudyRun};
+pub use run::{resume_run, ConfigError, RunError, RunKind, StudyRun};
 pub use samples::{Sample, SampleOptions, Samples};
 pub use stats::RecordStats;

@@ -60,6 +60,58 @@ impl std::fmt::Display for OpeningPart {
     }
 }
 
+/// Why a game record does not hold: a column that cannot be read, or a
+/// game that does not replay to what the record says.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum GameError {
+    #[error("format {format} is not supported (this program reads formats 1 to {FORMAT_VERSION})")]
+    Format { format: u32 },
+    #[error("format {format} has no tb_ply or tb_value")]
+    NoTableColumns { format: u32 },
+    #[error("tb_ply and tb_value must be both set or both empty")]
+    TableColumns,
+    #[error("{0}")]
+    TableValue(String),
+    #[error("tb_ply {ply} exceeds plies {plies}")]
+    TablePly { ply: u32, plies: u32 },
+    #[error("format 1 has no opening column")]
+    OpeningColumn,
+    #[error("{0}")]
+    Opening(String),
+    #[error("opening {opening:?} counts {counted} plies but opening_plies is {opening_plies}")]
+    OpeningPlies { opening: String, counted: u32, opening_plies: u32 },
+    #[error("start: {0}")]
+    Start(alq_engine::PositionError),
+    #[error("{0}")]
+    Rules(String),
+    #[error(
+        "played under the {own} rules, not {wanted} (pass --rules {own}, or keep the rule sets in separate files)"
+    )]
+    OtherRules { own: RuleSet, wanted: RuleSet },
+    #[error("move {number} ({text}): the game was already over")]
+    AfterTheEnd { number: usize, text: String },
+    #[error("move {number}: {error}")]
+    Move { number: usize, error: alq_engine::MoveError },
+    #[error("plies is {plies} but there are {moves} moves")]
+    Plies { plies: u32, moves: usize },
+    #[error("opening_plies {opening_plies} exceeds plies {plies}")]
+    OpeningTooLong { opening_plies: u32, plies: u32 },
+    #[error("a forfeit after the game ended ({result} {termination})")]
+    ForfeitAfterTheEnd { result: String, termination: String },
+    #[error("result {result} of a forfeit: {loser} was to move, so the result is {expected}")]
+    ForfeitResult { result: String, loser: Side, expected: String },
+    #[error("the game is not over after its last move")]
+    NotOver,
+    #[error("result {result} {termination} does not follow from the final position, which gives {expected_result} {expected_termination}")]
+    Result { result: String, termination: String, expected_result: String, expected_termination: String },
+    #[error("bad score {text:?} (expected centipawns, w<plies>, l<plies>, d or empty)")]
+    Score { text: String },
+    #[error("scores given for a game without moves")]
+    ScoresWithoutMoves,
+    #[error("{scores} scores for {plies} moves")]
+    Scores { scores: usize, plies: u32 },
+}
+
 impl std::str::FromStr for OpeningPart {
     type Err = String;
 
@@ -156,8 +208,8 @@ pub fn format_score(score: Option<Score>) -> String {
 }
 
 /// Reads what [`format_score`] writes.
-pub fn parse_score(text: &str) -> Result<Option<Score>, String> {
-    let bad = || format!("bad score {text:?} (expected centipawns, w<plies>, l<plies>, d or empty)");
+pub fn parse_score(text: &str) -> Result<Option<Score>, GameError> {
+    let bad = || GameError::Score { text: text.to_string() };
     if text.is_empty() {
         return Ok(None);
     }
@@ -247,31 +299,32 @@ impl GameRecord {
 
     /// The ply and White's exact value of the first position in the tables,
     /// when the game was played with tables and reached them.
-    pub fn table_entry(&self) -> Result<Option<(u32, Exact)>, String> {
+    pub fn table_entry(&self) -> Result<Option<(u32, Exact)>, GameError> {
         match (self.tb_ply, self.tb_value.trim()) {
             (None, "") => Ok(None),
-            (Some(ply), text) if !text.is_empty() => Ok(Some((ply, text.parse()?))),
-            _ => Err("tb_ply and tb_value must be both set or both empty".to_string()),
+            (Some(ply), text) if !text.is_empty() => Ok(Some((ply, text.parse().map_err(GameError::TableValue)?))),
+            _ => Err(GameError::TableColumns),
         }
     }
 
     /// How the first `opening_plies` moves were chosen. Format-1 records
     /// did not say: their opening plies are `Unknown`.
-    pub fn opening_parts(&self) -> Result<Vec<OpeningPart>, String> {
+    pub fn opening_parts(&self) -> Result<Vec<OpeningPart>, GameError> {
         let parts: Vec<OpeningPart> = if self.format == 1 {
             if !self.opening.is_empty() {
-                return Err("format 1 has no opening column".to_string());
+                return Err(GameError::OpeningColumn);
             }
             vec![OpeningPart::Unknown(self.opening_plies)]
         } else {
-            self.opening.split_whitespace().map(str::parse).collect::<Result<_, _>>()?
+            self.opening.split_whitespace().map(str::parse).collect::<Result<_, _>>().map_err(GameError::Opening)?
         };
         let sum: u32 = parts.iter().map(|p| p.plies()).sum();
         if sum != self.opening_plies {
-            return Err(format!(
-                "opening {:?} counts {sum} plies but opening_plies is {}",
-                self.opening, self.opening_plies
-            ));
+            return Err(GameError::OpeningPlies {
+                opening: self.opening.clone(),
+                counted: sum,
+                opening_plies: self.opening_plies,
+            });
         }
         Ok(parts.into_iter().filter(|p| p.plies() > 0).collect())
     }
@@ -286,26 +339,24 @@ impl GameRecord {
     }
 
     /// The game's start position.
-    pub fn start_position(&self) -> Result<Position, String> {
+    pub fn start_position(&self) -> Result<Position, GameError> {
         if self.start.trim().is_empty() {
             Ok(Position::start_of(self.rule_set()?))
         } else {
-            self.start.parse().map_err(|e| format!("start: {e}"))
+            self.start.parse().map_err(GameError::Start)
         }
     }
 
     /// The rule set named in the `rules` column.
-    pub fn rule_set(&self) -> Result<RuleSet, String> {
-        self.rules.parse::<RuleSet>()
+    pub fn rule_set(&self) -> Result<RuleSet, GameError> {
+        self.rules.parse::<RuleSet>().map_err(GameError::Rules)
     }
 
     /// Refuses a record of another rule set than `rules`.
-    pub fn expect_rules(&self, rules: RuleSet) -> Result<(), String> {
+    pub fn expect_rules(&self, rules: RuleSet) -> Result<(), GameError> {
         let own = self.rule_set()?;
         if own != rules {
-            return Err(format!(
-                "played under the {own} rules, not {rules} (pass --rules {own}, or keep the rule sets in separate files)"
-            ));
+            return Err(GameError::OtherRules { own, wanted: rules });
         }
         Ok(())
     }
@@ -313,19 +364,16 @@ impl GameRecord {
     /// Replays the game and checks that every move is legal, that the game
     /// ends exactly at its last move, and that `result`, `termination`,
     /// `plies`, `opening_plies` and `scores` agree with it.
-    pub fn replay(&self) -> Result<ReplayedGame, String> {
+    pub fn replay(&self) -> Result<ReplayedGame, GameError> {
         if !(1..=FORMAT_VERSION).contains(&self.format) {
-            return Err(format!(
-                "format {} is not supported (this program reads formats 1 to {FORMAT_VERSION})",
-                self.format
-            ));
+            return Err(GameError::Format { format: self.format });
         }
         if self.format < 3 && (self.tb_ply.is_some() || !self.tb_value.is_empty()) {
-            return Err(format!("format {} has no tb_ply or tb_value", self.format));
+            return Err(GameError::NoTableColumns { format: self.format });
         }
         if let Some((ply, _)) = self.table_entry()? {
             if ply > self.plies {
-                return Err(format!("tb_ply {ply} exceeds plies {}", self.plies));
+                return Err(GameError::TablePly { ply, plies: self.plies });
             }
         }
         let rules = self.rule_set()?;
@@ -333,32 +381,28 @@ impl GameRecord {
         let mut game = Game::new(self.start_position()?, config);
         for (i, text) in self.moves.split_whitespace().enumerate() {
             if game.is_over() {
-                return Err(format!("move {} ({text}): the game was already over", i + 1));
+                return Err(GameError::AfterTheEnd { number: i + 1, text: text.to_string() });
             }
-            game.play_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            game.play_text(text).map_err(|error| GameError::Move { number: i + 1, error })?;
         }
         if game.plies() != self.plies as usize {
-            return Err(format!("plies is {} but there are {} moves", self.plies, game.plies()));
+            return Err(GameError::Plies { plies: self.plies, moves: game.plies() });
         }
         if self.opening_plies > self.plies {
-            return Err(format!("opening_plies {} exceeds plies {}", self.opening_plies, self.plies));
+            return Err(GameError::OpeningTooLong { opening_plies: self.opening_plies, plies: self.plies });
         }
         self.opening_parts()?;
         let forfeit = if self.termination == FORFEIT {
             if let Some(outcome) = game.outcome() {
-                return Err(format!(
-                    "a forfeit after the game ended ({} {})",
-                    outcome.result_text(),
-                    outcome.termination
-                ));
+                return Err(GameError::ForfeitAfterTheEnd {
+                    result: outcome.result_text().to_string(),
+                    termination: outcome.termination.to_string(),
+                });
             }
             let loser = game.position().side_to_move();
             let expected = GameRecord { result: String::new(), ..self.clone() }.with_forfeit(loser).result;
             if self.result != expected {
-                return Err(format!(
-                    "result {} of a forfeit: {loser} was to move, so the result is {expected}",
-                    self.result
-                ));
+                return Err(GameError::ForfeitResult { result: self.result.clone(), loser, expected });
             }
             Some(loser)
         } else {
@@ -366,29 +410,28 @@ impl GameRecord {
         };
         let outcome = game.outcome();
         if outcome.is_none() && forfeit.is_none() {
-            return Err("the game is not over after its last move".to_string());
+            return Err(GameError::NotOver);
         }
         if let Some(outcome) =
             outcome.filter(|o| o.result_text() != self.result || o.termination.name() != self.termination)
         {
-            return Err(format!(
-                "result {} {} does not follow from the final position, which gives {} {}",
-                self.result,
-                self.termination,
-                outcome.result_text(),
-                outcome.termination
-            ));
+            return Err(GameError::Result {
+                result: self.result.clone(),
+                termination: self.termination.clone(),
+                expected_result: outcome.result_text().to_string(),
+                expected_termination: outcome.termination.to_string(),
+            });
         }
         let scores: Vec<Option<Score>> = if self.plies == 0 {
             if !self.scores.is_empty() {
-                return Err("scores given for a game without moves".to_string());
+                return Err(GameError::ScoresWithoutMoves);
             }
             Vec::new()
         } else {
             self.scores.split(' ').map(parse_score).collect::<Result<_, _>>()?
         };
         if scores.len() != self.plies as usize {
-            return Err(format!("{} scores for {} moves", scores.len(), self.plies));
+            return Err(GameError::Scores { scores: scores.len(), plies: self.plies });
         }
         Ok(ReplayedGame { record: self.clone(), game, scores, forfeit })
     }

@@ -58,6 +58,26 @@ pub fn resume_run<T: DeserializeOwned>(
     Ok(Some(old))
 }
 
+/// A config value out of its range: the key (dotted for nested tables,
+/// e.g. `train.epochs`) and what it must be.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{key}: {problem}")]
+pub struct ConfigError {
+    pub key: String,
+    pub problem: String,
+}
+
+impl ConfigError {
+    pub fn new(key: &str, problem: impl Into<String>) -> ConfigError {
+        ConfigError { key: key.to_string(), problem: problem.into() }
+    }
+
+    /// The same error under a table: `epochs` becomes `train.epochs`.
+    pub fn within(self, table: &str) -> ConfigError {
+        ConfigError { key: format!("{table}.{}", self.key), ..self }
+    }
+}
+
 /// One unit of a study's work: a rung of the ladder played from the start,
 /// or from one of White's first moves. The study writes these; the report
 /// reads the games they name.

@@ -62,8 +62,8 @@ pub type ExactValues = BTreeMap<String, String>;
 pub enum ReportError {
     #[error("{}: {error}", path.display())]
     Io { path: PathBuf, error: std::io::Error },
-    #[error("{0}")]
-    Plot(String),
+    #[error(transparent)]
+    Plot(#[from] plots::PlotError),
     #[error("{0}")]
     Invalid(String),
 }

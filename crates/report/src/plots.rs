@@ -15,8 +15,13 @@ pub struct Point95 {
 const WIDTH: u32 = 760;
 const HEIGHT: u32 = 420;
 
-fn text_err<E: std::fmt::Debug>(e: E) -> String {
-    format!("plot: {e:?}")
+/// A plot that could not be drawn (what the plotting library said).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("plot: {0}")]
+pub struct PlotError(pub String);
+
+fn text_err<E: std::fmt::Debug>(e: E) -> PlotError {
+    PlotError(format!("{e:?}"))
 }
 
 /// Values with interval bars per category, and an optional reference line.
@@ -26,7 +31,7 @@ pub fn intervals(
     y_desc: &str,
     points: &[Point95],
     reference: Option<(f64, &str)>,
-) -> Result<String, String> {
+) -> Result<String, PlotError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -86,7 +91,7 @@ pub fn intervals(
 }
 
 /// A histogram of game lengths in plies, in bins of `bin` plies.
-pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, String> {
+pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, PlotError> {
     let bin = bin.max(1);
     let mut bins: std::collections::BTreeMap<u64, u64> = std::collections::BTreeMap::new();
     for &(plies, games) in lengths {
@@ -123,7 +128,7 @@ pub fn lengths(title: &str, lengths: &[(u64, u64)], bin: u64) -> Result<String, 
 /// White's score (with 95 % intervals), White's win rate and the draw rate
 /// of a study's searching rungs against nodes per move (log axis), with
 /// the human, random-play and greedy-play White's scores as reference lines.
-pub fn strength(study: &crate::StudySummary) -> Result<String, String> {
+pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
     let searching: Vec<&crate::StudyRung> = study.rungs.iter().filter(|r| r.nodes.is_some()).collect();
     let log = |r: &crate::StudyRung| (r.nodes.unwrap_or(1).max(1) as f64).log10();
     let (mut lo, mut hi) = searching.iter().fold((f64::MAX, f64::MIN), |(a, b), r| (a.min(log(r)), b.max(log(r))));
@@ -238,7 +243,7 @@ pub struct EloSeries {
 
 /// Elo against fixed anchors by generation, with 95 % interval bars (the
 /// pipeline's `elo.svg`).
-pub fn elo_curve(series: &[EloSeries]) -> Result<String, String> {
+pub fn elo_curve(series: &[EloSeries]) -> Result<String, PlotError> {
     let all = || series.iter().flat_map(|s| s.points.iter());
     let last = all().map(|p| p.0).max().unwrap_or(1).max(1);
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };

@@ -145,7 +145,8 @@ pub fn solve_exact(
 /// entry: one proof search per goal, the goals in parallel, each over the
 /// positions deepest first with one solver, so that positions it settled
 /// earlier are leaves of later searches. Returns, per entry, one outcome per
-/// goal (in the order of `goals`), and sets `exact_value` where the outcomes
+/// goal (in the order of `goals`), with the certificates and node counts
+/// (see [`SolvedGoals`]), and sets `exact_value` where the outcomes
 /// decide the value without its distance (side to move's view): `win`,
 /// `loss`, `draw`, or a one-sided bound `≥ draw` / `≤ draw`; entries with
 /// a value already keep it. `on_done` is called after each search.
@@ -166,7 +167,7 @@ pub fn solve_goals(
     budget: &alq_solver::Budget,
     certify: bool,
     on_done: impl Fn() + Sync,
-) -> Result<(Vec<Vec<alq_solver::Outcome>>, Vec<Option<alq_solver::Certificate>>), alq_solver::SolveError> {
+) -> Result<SolvedGoals, alq_solver::SolveError> {
     use alq_solver::Outcome;
     let (order, positions) = deepest_first(entries);
     let per_goal = goals
@@ -182,24 +183,47 @@ pub fn solve_goals(
                 matches!(goal, alq_solver::Goal::WhiteDraws | alq_solver::Goal::BlackDraws);
             let mut outcomes = vec![Outcome::Unknown; positions.len()];
             let mut top = None;
+            let mut nodes = 0;
             for &i in &order {
                 let result = solver.solve(&positions[i], goal, budget, &mut |_| {})?;
                 outcomes[i] = result.outcome;
+                nodes += result.nodes;
                 // Deepest first: the last entry is the shallowest.
                 top = result.certificate;
                 on_done();
             }
-            Ok((outcomes, top))
+            Ok((outcomes, top, nodes))
         })
         .collect::<Result<Vec<_>, alq_solver::SolveError>>()?;
-    let (per_goal, certificates): (Vec<_>, Vec<_>) = per_goal.into_iter().unzip();
+    let mut certificates = Vec::new();
+    let mut nodes = Vec::new();
+    let per_goal: Vec<Vec<Outcome>> = per_goal
+        .into_iter()
+        .map(|(o, c, n)| {
+            certificates.push(c);
+            nodes.push(n);
+            o
+        })
+        .collect();
     let outcomes: Vec<Vec<Outcome>> = (0..entries.len()).map(|i| per_goal.iter().map(|o| o[i]).collect()).collect();
     for (entry, (pos, found)) in entries.iter_mut().zip(positions.iter().zip(&outcomes)) {
         if entry.exact_value.is_none() {
             entry.exact_value = value_from_goals(pos.side_to_move(), goals, found);
         }
     }
-    Ok((outcomes, certificates))
+    Ok(SolvedGoals { outcomes, certificates, nodes })
+}
+
+/// What [`solve_goals`] settled.
+#[derive(Debug)]
+pub struct SolvedGoals {
+    /// Per entry, one outcome per goal (in the order of the goals).
+    pub outcomes: Vec<Vec<alq_solver::Outcome>>,
+    /// Per goal, the certificate of the shallowest position when asked for
+    /// and settled there.
+    pub certificates: Vec<Option<alq_solver::Certificate>>,
+    /// Per goal, the positions expanded by all its searches.
+    pub nodes: Vec<u64>,
 }
 
 /// The value, without distance and from `mover`'s view, that threshold

@@ -164,7 +164,9 @@ impl SelfplayConfig {
         if dir.is_empty() {
             return Ok(None);
         }
-        TablesSpec::open(dir).map(Some).map_err(|problem| SpecError { spec: format!("tablebase = {dir:?}"), problem })
+        TablesSpec::open(dir)
+            .map(Some)
+            .map_err(|e| SpecError { spec: format!("tablebase = {dir:?}"), problem: e.to_string() })
     }
 }
 
@@ -176,16 +178,25 @@ pub struct Shard {
     pub count: u64,
 }
 
+/// A shard description that is not `I/N` with `I < N`.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("shard {text:?}: {problem}")]
+pub struct ShardError {
+    pub text: String,
+    pub problem: String,
+}
+
 impl Shard {
     pub const WHOLE: Shard = Shard { index: 0, count: 1 };
 
     /// Reads `I/N` with `I < N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let (i, n) = text.split_once('/').ok_or_else(|| format!("shard {text:?}: expected I/N, e.g. 0/4"))?;
-        let index: u64 = i.trim().parse().map_err(|_| format!("shard {text:?}: {i:?} is not a number"))?;
-        let count: u64 = n.trim().parse().map_err(|_| format!("shard {text:?}: {n:?} is not a number"))?;
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = |problem: String| ShardError { text: text.to_string(), problem };
+        let (i, n) = text.split_once('/').ok_or_else(|| bad("expected I/N, e.g. 0/4".into()))?;
+        let index: u64 = i.trim().parse().map_err(|_| bad(format!("{i:?} is not a number")))?;
+        let count: u64 = n.trim().parse().map_err(|_| bad(format!("{n:?} is not a number")))?;
         if count == 0 || index >= count {
-            return Err(format!("shard {text:?}: need 0 <= I < N"));
+            return Err(bad("need 0 <= I < N".into()));
         }
         Ok(Shard { index, count })
     }
@@ -553,7 +564,7 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, SelfplayError> {
         let mut reader = RecordReader::open(path)?;
         while let Some(item) = reader.next_record() {
             let (line, record) = item?;
-            record.replay().map_err(|problem| RecordError::Bad { file: path.clone(), line, problem })?;
+            record.replay().map_err(|e| RecordError::Bad { file: path.clone(), line, problem: e.to_string() })?;
             records.push(record);
         }
     }

@@ -17,7 +17,7 @@ pub mod study;
 pub use accuracy::{AccuracyPosition, AccuracyReport, Kept};
 pub use generate::{
     load_book, merge, near_best_moves, play_game, run_selfplay, GameDone, OpeningConfig, RunInfo, SelfplayConfig,
-    SelfplayError, Shard,
+    SelfplayError, Shard, ShardError,
 };
 pub use rescore::{run_rescore, RescoreConfig, RescoreSummary};
 pub use study::{run_study, RungConfig, StudyConfig, StudyEvent, StudyRun};

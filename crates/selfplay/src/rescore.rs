@@ -41,12 +41,12 @@ pub struct RescoreConfig {
 }
 
 impl RescoreConfig {
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), alq_records::ConfigError> {
         if !(self.fraction > 0.0 && self.fraction <= 1.0) {
-            return Err(format!("fraction {} is not in (0, 1]", self.fraction));
+            return Err(alq_records::ConfigError::new("fraction", format!("{} is not in (0, 1]", self.fraction)));
         }
         if self.inputs.is_empty() {
-            return Err("no games files to rescore".to_string());
+            return Err(alq_records::ConfigError::new("inputs", "no games files to rescore"));
         }
         Ok(())
     }
@@ -128,7 +128,7 @@ pub fn run_rescore(
     resume: bool,
     on_game: impl Fn(u64, u64) + Sync,
 ) -> Result<RescoreSummary, SelfplayError> {
-    config.validate().map_err(SelfplayError::Invalid)?;
+    config.validate().map_err(|e| SelfplayError::Invalid(e.to_string()))?;
     let spec = PlayerSpec::parse(&config.player, alq_engine::Limits::default())?;
     if !matches!(spec.kind, PlayerKind::Search(_)) {
         return Err(SelfplayError::Invalid(format!(

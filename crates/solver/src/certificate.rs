@@ -78,6 +78,16 @@ pub struct Entry {
     pub step: Step,
 }
 
+/// Why a certificate's text was refused: the line that is wrong, or where
+/// the text ends too early.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CertificateError {
+    #[error("line {line}: {problem}")]
+    Line { line: usize, problem: String },
+    #[error("truncated: the file ends before {before}")]
+    Truncated { before: String },
+}
+
 /// A proof that `goal` holds from `root`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
@@ -151,48 +161,59 @@ impl Certificate {
     pub fn read(path: &Path) -> Result<Certificate, SolveError> {
         let file = std::fs::File::open(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
         Certificate::parse(std::io::BufReader::new(file))
-            .map_err(|reason| SolveError::BadCertificate { path: path.to_path_buf(), reason })
+            .map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
     }
 
     /// Parses a certificate's text.
-    pub fn parse(reader: impl BufRead) -> Result<Certificate, String> {
+    pub fn parse(reader: impl BufRead) -> Result<Certificate, CertificateError> {
         let mut lines = reader.lines().enumerate().map(|(i, l)| (i + 1, l));
-        let mut next = |what: &str| -> Result<(usize, String), String> {
+        let mut next = |what: &str| -> Result<(usize, String), CertificateError> {
             match lines.next() {
                 Some((n, Ok(line))) => Ok((n, line)),
-                Some((n, Err(e))) => Err(format!("line {n}: {e}")),
-                None => Err(format!("truncated: the file ends before {what}")),
+                Some((n, Err(e))) => Err(CertificateError::Line { line: n, problem: e.to_string() }),
+                None => Err(CertificateError::Truncated { before: what.to_string() }),
             }
         };
         let (_, magic) = next("the header")?;
         if magic != MAGIC {
-            return Err(format!("line 1: expected {MAGIC:?}, found {magic:?}"));
+            return Err(CertificateError::Line { line: 1, problem: format!("expected {MAGIC:?}, found {magic:?}") });
         }
-        let field = |(n, line): (usize, String), name: &str| -> Result<(usize, String), String> {
-            line.strip_prefix(name)
-                .and_then(|r| r.strip_prefix(' '))
-                .map(|r| (n, r.to_string()))
-                .ok_or_else(|| format!("line {n}: expected `{name} …`, found {line:?}"))
+        let field = |(n, line): (usize, String), name: &str| -> Result<(usize, String), CertificateError> {
+            line.strip_prefix(name).and_then(|r| r.strip_prefix(' ')).map(|r| (n, r.to_string())).ok_or_else(|| {
+                CertificateError::Line { line: n, problem: format!("expected `{name} …`, found {line:?}") }
+            })
         };
         let (n, rules) = field(next("rules")?, "rules")?;
-        let rules = RuleSet::from_name(&rules).ok_or_else(|| format!("line {n}: unknown rules {rules:?}"))?;
+        let rules = RuleSet::from_name(&rules)
+            .ok_or_else(|| CertificateError::Line { line: n, problem: format!("unknown rules {rules:?}") })?;
         let (n, goal) = field(next("goal")?, "goal")?;
-        let goal: Goal = goal.parse().map_err(|e| format!("line {n}: {e}"))?;
+        let goal: Goal = goal.parse().map_err(|problem| CertificateError::Line { line: n, problem })?;
         let (n, root) = field(next("root")?, "root")?;
         let root_key = root.split(' ').next().unwrap_or("");
-        let root = u64::from_str_radix(root_key, 16).map_err(|_| format!("line {n}: bad root key {root_key:?}"))?;
+        let root = u64::from_str_radix(root_key, 16)
+            .map_err(|_| CertificateError::Line { line: n, problem: format!("bad root key {root_key:?}") })?;
         let (n, tables) = field(next("tables")?, "tables")?;
-        let table_pieces: u32 = tables.parse().map_err(|_| format!("line {n}: bad table piece count {tables:?}"))?;
+        let table_pieces: u32 = tables
+            .parse()
+            .map_err(|_| CertificateError::Line { line: n, problem: format!("bad table piece count {tables:?}") })?;
         let (n, count) = field(next("entries")?, "entries")?;
-        let count: usize = count.parse().map_err(|_| format!("line {n}: bad entry count {count:?}"))?;
+        let count: usize = count
+            .parse()
+            .map_err(|_| CertificateError::Line { line: n, problem: format!("bad entry count {count:?}") })?;
         let mut entries = Vec::with_capacity(count.min(1 << 24));
         for _ in 0..count {
             let (n, line) = next("all its entries")?;
-            entries.push(parse_entry(&line, rules).map_err(|e| format!("line {n}: {e}: {line:?}"))?);
+            entries.push(
+                parse_entry(&line, rules)
+                    .map_err(|e| CertificateError::Line { line: n, problem: format!("{e}: {line:?}") })?,
+            );
         }
         let (n, last) = next("its `end` line")?;
         if last != "end" {
-            return Err(format!("line {n}: expected `end` after {count} entries, found {last:?}"));
+            return Err(CertificateError::Line {
+                line: n,
+                problem: format!("expected `end` after {count} entries, found {last:?}"),
+            });
         }
         Ok(Certificate { rules, goal, root, table_pieces, entries })
     }
@@ -234,13 +255,33 @@ fn parse_entry(line: &str, rules: RuleSet) -> Result<Entry, String> {
     Ok(Entry { key: k, rank, step })
 }
 
+/// Why a certificate does not hold: the first fault found.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    #[error("the certificate is for {found}, not for {wanted}")]
+    WrongRoot { found: Position, wanted: Position },
+    #[error("{0} has two entries")]
+    Duplicate(Position),
+    #[error("the root {0} has no entry")]
+    NoRootEntry(Position),
+    /// A step or leaf that does not meet the goal, at this position.
+    #[error("{position}: {problem}")]
+    Fault { position: Position, problem: String },
+}
+
+impl CheckError {
+    fn at(position: Position, problem: String) -> CheckError {
+        CheckError::Fault { position, problem }
+    }
+}
+
 /// Checks a certificate with the move generator and, for table leaves,
 /// `tb`: every prover entry's move leads to an entry, every opponent
 /// entry's moves all do, leaves meet the goal, and for a win goal ranks fall
 /// along every move. The first fault is returned, naming the position.
-pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Result<CheckReport, String> {
+pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Result<CheckReport, CheckError> {
     if cert.root != key(root) {
-        return Err(format!("the certificate is for {}, not for {root}", position(cert.root)));
+        return Err(CheckError::WrongRoot { found: position(cert.root), wanted: *root });
     }
     let rules = cert.rules;
     let prover = cert.goal.side();
@@ -248,21 +289,25 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
     let mut by_key: HashMap<u64, usize> = HashMap::with_capacity(cert.entries.len());
     for (i, e) in cert.entries.iter().enumerate() {
         if by_key.insert(e.key, i).is_some() {
-            return Err(format!("{} has two entries", position(e.key)));
+            return Err(CheckError::Duplicate(position(e.key)));
         }
     }
     if !by_key.contains_key(&cert.root) {
-        return Err(format!("the root {} has no entry", position(cert.root)));
+        return Err(CheckError::NoRootEntry(position(cert.root)));
     }
     let mut report = CheckReport { entries: cert.entries.len(), table_leaves: 0, end_leaves: 0 };
-    let follows = |from: &Entry, pos: &Position, mv: Move| -> Result<(), String> {
+    let follows = |from: &Entry, pos: &Position, mv: Move| -> Result<(), CheckError> {
         let child = pos.play(mv);
-        let &j =
-            by_key.get(&key(&child)).ok_or_else(|| format!("{pos}: move {mv} leads to {child}, which has no entry"))?;
+        let &j = by_key
+            .get(&key(&child))
+            .ok_or_else(|| CheckError::at(*pos, format!("move {mv} leads to {child}, which has no entry")))?;
         if win_goal && cert.entries[j].rank >= from.rank {
-            return Err(format!(
-                "{pos}: move {mv} leads to rank {} from rank {} (a win may not use a cycle)",
-                cert.entries[j].rank, from.rank
+            return Err(CheckError::at(
+                *pos,
+                format!(
+                    "move {mv} leads to rank {} from rank {} (a win may not use a cycle)",
+                    cert.entries[j].rank, from.rank
+                ),
             ));
         }
         Ok(())
@@ -273,20 +318,23 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
         match e.step {
             Step::Move(mv) => {
                 if mover != prover {
-                    return Err(format!("{pos}: a move is given for the opponent ({} is to move)", side_name(mover)));
+                    return Err(CheckError::at(
+                        pos,
+                        format!("a move is given for the opponent ({} is to move)", side_name(mover)),
+                    ));
                 }
                 if !pos.legal_moves_in(rules).contains(&mv) {
-                    return Err(format!("{pos}: {mv} is not a legal move"));
+                    return Err(CheckError::at(pos, format!("{mv} is not a legal move")));
                 }
                 follows(e, &pos, mv)?;
             }
             Step::All => {
                 if mover == prover {
-                    return Err(format!("{pos}: the prover is to move but no move is given"));
+                    return Err(CheckError::at(pos, "the prover is to move but no move is given".into()));
                 }
                 let moves = pos.legal_moves_in(rules);
                 if moves.is_empty() {
-                    return Err(format!("{pos}: has no legal move (an `end` leaf, not `all`)"));
+                    return Err(CheckError::at(pos, "has no legal move (an `end` leaf, not `all`)".into()));
                 }
                 for &mv in moves.iter() {
                     follows(e, &pos, mv)?;
@@ -294,33 +342,35 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
             }
             Step::Table(value) => {
                 let pieces = pos.occupied().count();
-                let tb = tb.ok_or_else(|| format!("{pos}: a table leaf; pass the tables (--tb) to check it"))?;
+                let tb =
+                    tb.ok_or_else(|| CheckError::at(pos, "a table leaf; pass the tables (--tb) to check it".into()))?;
                 if pieces > cert.table_pieces || pieces > tb.wdl_max_pieces() {
-                    return Err(format!("{pos}: a table leaf of {pieces} pieces, beyond the tables"));
+                    return Err(CheckError::at(pos, format!("a table leaf of {pieces} pieces, beyond the tables")));
                 }
-                let (actual, _) = tb.probe_wdl(&pos).map_err(|e| format!("{pos}: {e}"))?;
+                let (actual, _) = tb.probe_wdl(&pos).map_err(|e| CheckError::at(pos, e.to_string()))?;
                 if actual != value {
-                    return Err(format!(
-                        "{pos}: the certificate says {}, the tables {}",
-                        wdl_name(value),
-                        wdl_name(actual)
+                    return Err(CheckError::at(
+                        pos,
+                        format!("the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)),
                     ));
                 }
                 if !cert.goal.holds(mover, value) {
-                    return Err(format!(
-                        "{pos}: a table leaf of value {} does not meet {}",
-                        wdl_name(value),
-                        cert.goal
+                    return Err(CheckError::at(
+                        pos,
+                        format!("a table leaf of value {} does not meet {}", wdl_name(value), cert.goal),
                     ));
                 }
                 report.table_leaves += 1;
             }
             Step::End => {
                 if !pos.is_lost_in(rules) {
-                    return Err(format!("{pos}: an `end` leaf with a legal move"));
+                    return Err(CheckError::at(pos, "an `end` leaf with a legal move".into()));
                 }
                 if !cert.goal.holds(mover, Wdl::Loss) {
-                    return Err(format!("{pos}: the prover has no move here, which does not meet {}", cert.goal));
+                    return Err(CheckError::at(
+                        pos,
+                        format!("the prover has no move here, which does not meet {}", cert.goal),
+                    ));
                 }
                 report.end_leaves += 1;
             }

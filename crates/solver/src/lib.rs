@@ -41,7 +41,7 @@ use alq_engine::{Move, Position, Proven};
 use alq_tablebase::{Exact, Tablebase, TbError};
 use thiserror::Error;
 
-pub use certificate::{check as check_certificate, Certificate, CheckReport};
+pub use certificate::{check as check_certificate, Certificate, CertificateError, CheckError, CheckReport};
 pub use compact::SearchState;
 pub use graph::{key, position};
 use graph::{Frontier, Graph, KeyMap, Kind, Predecessors};

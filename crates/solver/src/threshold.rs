@@ -677,27 +677,17 @@ impl<'a> ThresholdSolver<'a> {
                 proof_numbers(&mut g, &status, attacker, self.cycle_aware, &preds);
             }
             drop(preds);
+            // A settled root: 0 for the side that won, infinite for the other.
+            let (proof_number, disproof_number) = match status[0] {
+                YES => (0, INF),
+                NO => (INF, 0),
+                _ => (g.pn[0], g.dn[0]),
+            };
             progress(&ThresholdProgress {
                 nodes: prior + nodes,
                 graph_nodes: g.len(),
-                proof_number: if settled {
-                    if status[0] == YES {
-                        0
-                    } else {
-                        INF
-                    }
-                } else {
-                    g.pn[0]
-                },
-                disproof_number: if settled {
-                    if status[0] == NO {
-                        0
-                    } else {
-                        INF
-                    }
-                } else {
-                    g.dn[0]
-                },
+                proof_number,
+                disproof_number,
                 elapsed: start.elapsed(),
             });
             if settled || out_of_budget {

@@ -136,24 +136,39 @@ pub struct SprtState {
     pub decision: SprtDecision,
 }
 
+/// Why an SPRT description (`elo0,elo1[,alpha,beta]`) was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SprtError {
+    #[error("SPRT {text:?}: expected elo0,elo1 or elo0,elo1,alpha,beta")]
+    Shape { text: String },
+    #[error("SPRT {text:?}: {part:?} is not a number")]
+    NotANumber { text: String, part: String },
+    #[error("SPRT {text:?}: elo1 must be greater than elo0")]
+    Bounds { text: String },
+    #[error("SPRT {text:?}: alpha and beta must lie between 0 and 0.5")]
+    Risks { text: String },
+}
+
 impl Sprt {
     /// Parses `elo0,elo1[,alpha,beta]` (alpha and beta default to 0.05).
-    pub fn parse(text: &str) -> Result<Sprt, String> {
+    pub fn parse(text: &str) -> Result<Sprt, SprtError> {
+        let text_owned = || text.to_string();
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if parts.len() != 2 && parts.len() != 4 {
-            return Err(format!("SPRT {text:?}: expected elo0,elo1 or elo0,elo1,alpha,beta"));
+            return Err(SprtError::Shape { text: text_owned() });
         }
         let mut values = Vec::new();
         for p in &parts {
-            values.push(p.parse::<f64>().map_err(|_| format!("SPRT {text:?}: {p:?} is not a number"))?);
+            values
+                .push(p.parse::<f64>().map_err(|_| SprtError::NotANumber { text: text_owned(), part: p.to_string() })?);
         }
         let (alpha, beta) = if values.len() == 4 { (values[2], values[3]) } else { (0.05, 0.05) };
         let sprt = Sprt { elo0: values[0], elo1: values[1], alpha, beta };
         if sprt.elo1 <= sprt.elo0 {
-            return Err(format!("SPRT {text:?}: elo1 must be greater than elo0"));
+            return Err(SprtError::Bounds { text: text_owned() });
         }
         if !(0.0 < alpha && alpha < 0.5 && 0.0 < beta && beta < 0.5) {
-            return Err(format!("SPRT {text:?}: alpha and beta must lie between 0 and 0.5"));
+            return Err(SprtError::Risks { text: text_owned() });
         }
         Ok(sprt)
     }
@@ -271,9 +286,14 @@ mod tests {
         }
         assert_eq!(sprt.state(&strong).decision, SprtDecision::AcceptH1);
         assert_eq!(sprt.state(&even).decision, SprtDecision::AcceptH0);
-        assert!(Sprt::parse("5,0").is_err());
-        assert!(Sprt::parse("0,5,0.9,0.05").is_err());
-        assert!(Sprt::parse("x,5").is_err());
+        assert!(matches!(Sprt::parse("5,0"), Err(SprtError::Bounds { .. })));
+        assert!(matches!(Sprt::parse("0,5,0.9,0.05"), Err(SprtError::Risks { .. })));
+        assert_eq!(
+            Sprt::parse("x,5").unwrap_err().to_string(),
+            "SPRT \"x,5\": \"x\" is not a number",
+            "the message names the text and the part"
+        );
+        assert!(matches!(Sprt::parse("1,2,3"), Err(SprtError::Shape { .. })));
         assert_eq!(Sprt::parse("0,5,0.1,0.2").unwrap().beta, 0.2);
     }
 

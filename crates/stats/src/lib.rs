@@ -7,7 +7,9 @@
 pub mod elo;
 pub mod interval;
 
-pub use elo::{constrained_mle, elo_from_score, gate_passes, score_from_elo, Sprt, SprtDecision, SprtState, Tally};
+pub use elo::{
+    constrained_mle, elo_from_score, gate_passes, score_from_elo, Sprt, SprtDecision, SprtError, SprtState, Tally,
+};
 pub use interval::{
     difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95,
 };

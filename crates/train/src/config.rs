@@ -86,30 +86,30 @@ impl Default for TrainConfig {
 
 impl TrainConfig {
     /// Checks the values; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), alq_records::ConfigError> {
         if self.hidden.is_empty() || self.hidden.iter().any(|&w| w == 0 || w > 4096) {
-            return Err("hidden: one or more widths from 1 to 4096".into());
+            return Err(alq_records::ConfigError::new("hidden", "one or more widths from 1 to 4096"));
         }
         if self.epochs == 0 {
-            return Err("epochs: at least 1".into());
+            return Err(alq_records::ConfigError::new("epochs", "at least 1"));
         }
         if self.batch_size == 0 {
-            return Err("batch_size: at least 1".into());
+            return Err(alq_records::ConfigError::new("batch_size", "at least 1"));
         }
         if !(self.learning_rate > 0.0 && self.learning_rate <= 1.0) {
-            return Err("learning_rate: in (0, 1]".into());
+            return Err(alq_records::ConfigError::new("learning_rate", "in (0, 1]"));
         }
         if !(self.min_learning_rate >= 0.0 && self.min_learning_rate <= self.learning_rate) {
-            return Err("min_learning_rate: between 0 and learning_rate".into());
+            return Err(alq_records::ConfigError::new("min_learning_rate", "between 0 and learning_rate"));
         }
         if !(0.0..=1.0).contains(&self.result_weight) {
-            return Err("result_weight: between 0 and 1".into());
+            return Err(alq_records::ConfigError::new("result_weight", "between 0 and 1"));
         }
         if !(self.validation_fraction > 0.0 && self.validation_fraction < 1.0) {
-            return Err("validation_fraction: strictly between 0 and 1".into());
+            return Err(alq_records::ConfigError::new("validation_fraction", "strictly between 0 and 1"));
         }
         if self.shuffle_buffer == 0 {
-            return Err("shuffle_buffer: at least 1".into());
+            return Err(alq_records::ConfigError::new("shuffle_buffer", "at least 1"));
         }
         Ok(())
     }

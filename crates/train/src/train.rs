@@ -155,7 +155,7 @@ pub fn train(
     resume: bool,
     mut progress: impl FnMut(Event),
 ) -> Result<TrainSummary, TrainError> {
-    config.validate().map_err(TrainError::Config)?;
+    config.validate().map_err(|e| TrainError::Config(e.to_string()))?;
     if files.is_empty() {
         return Err(TrainError::Invalid("no training data given".into()));
     }
@@ -332,7 +332,7 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<InitialNetwork>, T
     // A narrower network is widened without changing what it computes;
     // `widen` refuses another number of hidden layers or a narrower config.
     let widened_from = (net.hidden() != config.hidden).then(|| net.hidden());
-    let network = crate::widen::widen(&net, &config.hidden, config.seed).map_err(bad)?;
+    let network = crate::widen::widen(&net, &config.hidden, config.seed).map_err(|e| bad(e.to_string()))?;
     Ok(Some(InitialNetwork { network, widened_from }))
 }
 

@@ -15,15 +15,23 @@ use alq_engine::{Layer, Network};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// A network that cannot be widened to the widths asked for.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "cannot widen hidden widths {from:?} to the config's {to:?}: the number of hidden layers (the depth) must be \
+     the same and no width may shrink"
+)]
+pub struct WidenError {
+    pub from: Vec<usize>,
+    pub to: Vec<usize>,
+}
+
 /// `net` widened to the hidden widths `hidden` (same depth, each width at
 /// least the old one), with the new units' weights drawn from `seed`.
-pub fn widen(net: &Network, hidden: &[usize], seed: u64) -> Result<Network, String> {
+pub fn widen(net: &Network, hidden: &[usize], seed: u64) -> Result<Network, WidenError> {
     let old = net.hidden();
     if old.len() != hidden.len() || old.iter().zip(hidden).any(|(o, n)| n < o) {
-        return Err(format!(
-            "cannot widen hidden widths {old:?} to the config's {hidden:?}: the number of hidden layers (the depth) \
-             must be the same and no width may shrink"
-        ));
+        return Err(WidenError { from: old.to_vec(), to: hidden.to_vec() });
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let last = net.layers.len() - 1;
@@ -135,7 +143,9 @@ mod tests {
     #[test]
     fn shrinking_or_changing_depth_is_refused() {
         let net = random_net(&[16, 8], 3);
-        assert!(widen(&net, &[8, 8], 1).unwrap_err().contains("no width may shrink"));
-        assert!(widen(&net, &[16, 8, 4], 1).unwrap_err().contains("depth"));
+        let err = widen(&net, &[8, 8], 1).unwrap_err();
+        assert_eq!(err, WidenError { from: vec![16, 8], to: vec![8, 8] });
+        assert!(err.to_string().contains("no width may shrink"), "{err}");
+        assert!(widen(&net, &[16, 8, 4], 1).unwrap_err().to_string().contains("depth"));
     }
 }
