@@ -192,6 +192,10 @@ fn print_report(r: &MatchReport) {
     println!("white wins {} black wins {}", r.white_wins, r.black_wins);
     println!("score {:.4}", r.score);
     println!("elo {:+.1} [{:+.1}, {:+.1}] (95%)", r.elo, r.elo_ci95[0], r.elo_ci95[1]);
+    match (r.nelo, r.nelo_ci95) {
+        (Some(v), Some([lo, hi])) => println!("nelo {v:+.1} [{lo:+.1}, {hi:+.1}] (95%)"),
+        _ => println!("nelo n/a (no pairs, or every pair scored the same)"),
+    }
     let p = r.pentanomial;
     println!("pentanomial 0:{} 0.5:{} 1:{} 1.5:{} 2:{}", p[0], p[1], p[2], p[3], p[4]);
     println!("forfeits {} by the first player, {} by the second", r.forfeits[0], r.forfeits[1]);

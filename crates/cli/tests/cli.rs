@@ -100,10 +100,19 @@ fn match_writes_json() {
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    for key in ["wins", "draws", "losses", "elo", "elo_ci95", "games", "pentanomial"] {
+    for key in ["wins", "draws", "losses", "elo", "elo_ci95", "nelo", "nelo_ci95", "games", "pentanomial"] {
         assert!(value.get(key).is_some(), "missing {key}");
     }
     assert_eq!(value["games"], 8);
+    // nElo is a number with an interval around it, or null with no spread.
+    match (value["nelo"].as_f64(), value["nelo_ci95"].as_array()) {
+        (Some(v), Some(ci)) => {
+            let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+            assert!(lo <= v && v <= hi, "{v} [{lo}, {hi}]");
+            assert!(stdout(&out).contains("nelo "), "{}", stdout(&out));
+        }
+        _ => assert!(value["nelo"].is_null() && value["nelo_ci95"].is_null()),
+    }
     // 4 pairs over the 6 positions 3 plies deep: no note.
     assert!(!String::from_utf8_lossy(&out.stderr).contains("repeated opening"));
     // 6 pairs over the 5 positions 2 plies deep: the match plays, and says

@@ -61,6 +61,10 @@ pub struct MatchReport {
     pub score: f64,
     pub elo: f64,
     pub elo_ci95: [f64; 2],
+    /// Normalized Elo from the pairs and its 95 % interval (see
+    /// `Tally::nelo`); none without pairs or when every pair scored the same.
+    pub nelo: Option<f64>,
+    pub nelo_ci95: Option<[f64; 2]>,
     /// Pairs by the first player's points in the pair: 0, 0.5, 1, 1.5, 2.
     pub pentanomial: [u64; 5],
     /// Wins of the player with White, and of the player with Black.
@@ -321,6 +325,8 @@ pub fn run_match_with_games(
         score: tally.score(),
         elo: tally.elo(),
         elo_ci95: [lo, hi],
+        nelo: tally.nelo().map(|(v, _)| v),
+        nelo_ci95: tally.nelo().map(|(_, (lo, hi))| [lo, hi]),
         pentanomial: tally.pentanomial,
         white_wins,
         black_wins,

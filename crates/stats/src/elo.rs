@@ -106,6 +106,31 @@ impl Tally {
         let half = crate::Z95 * (var / n as f64).sqrt();
         (elo_from_score(mean - half), elo_from_score(mean + half))
     }
+
+    /// Normalized Elo from the pairs, with its 95 % interval: nElo = (μ −
+    /// 0.5) / (√2 σ) × 800 / ln 10, with μ and σ the mean and standard
+    /// deviation of the pair score (a pair's points over 2), as fishtest and
+    /// fastchess compute it; the interval is μ ± 1.96 σ / √pairs, mapped the
+    /// same way. `None` without pairs or when every pair scored the same
+    /// (σ = 0: the scale is undefined).
+    pub fn nelo(&self) -> Option<(f64, (f64, f64))> {
+        let n = self.pairs();
+        if n == 0 {
+            return None;
+        }
+        let score = |k: usize| k as f64 / 4.0;
+        let mean: f64 = self.pentanomial.iter().enumerate().map(|(k, &c)| score(k) * c as f64).sum::<f64>() / n as f64;
+        let var: f64 =
+            self.pentanomial.iter().enumerate().map(|(k, &c)| (score(k) - mean).powi(2) * c as f64).sum::<f64>()
+                / n as f64;
+        if var <= 0.0 {
+            return None;
+        }
+        let sigma = var.sqrt();
+        let to_nelo = |mu: f64| (mu - 0.5) / (std::f64::consts::SQRT_2 * sigma) * 800.0 / std::f64::consts::LN_10;
+        let half = crate::Z95 * sigma / (n as f64).sqrt();
+        Some((to_nelo(mean), (to_nelo(mean - half), to_nelo(mean + half))))
+    }
 }
 
 /// Parameters of a sequential probability ratio test.
@@ -391,5 +416,28 @@ mod tests {
         // A clearly stronger candidate (about +70 Elo) is promoted nearly always.
         let strong = [0.01, 0.09, 0.55, 0.27, 0.08];
         assert!(promotion_rate(sprt, strong, 300, 200, 9) > 0.9);
+    }
+
+    #[test]
+    fn normalized_elo_matches_values_computed_by_hand() {
+        // 500 pairs 0 / 13 / 422 / 65 / 0: μ = 263/500 = 0.526, σ² =
+        // (13·0.276² + 422·0.026² + 65·0.224²)/500 = 0.009074, so nElo =
+        // 0.026 / (√2 · 0.0952575) · 347.436 = 67.06, and μ ± 1.96 σ/√500 =
+        // 0.526 ± 0.0083495 gives [45.52, 88.59].
+        let t = Tally { wins: 0, draws: 0, losses: 0, pentanomial: [0, 13, 422, 65, 0] };
+        let (v, (lo, hi)) = t.nelo().unwrap();
+        assert!((v - 67.06).abs() < 0.01, "{v}");
+        assert!((lo - 45.52).abs() < 0.01 && (hi - 88.59).abs() < 0.01, "[{lo}, {hi}]");
+        // Symmetric counts: 0, with a symmetric interval.
+        let even = Tally { pentanomial: [5, 10, 30, 10, 5], ..Tally::default() };
+        let (v, (lo, hi)) = even.nelo().unwrap();
+        assert!(v.abs() < 1e-12 && (lo + hi).abs() < 1e-9, "{v} [{lo}, {hi}]");
+        // 2 pairs 1.5 and 3 pairs 1 (points): μ = (2·0.75 + 3·0.5)/5 = 0.6,
+        // σ² = (2·0.15² + 3·0.1²)/5 = 0.015, nElo = 0.1/(√2·0.122474)·347.436 = 200.59.
+        let few = Tally { pentanomial: [0, 0, 3, 2, 0], ..Tally::default() };
+        assert!((few.nelo().unwrap().0 - 200.59).abs() < 0.01, "{:?}", few.nelo());
+        // No pairs, or no spread: undefined.
+        assert_eq!(Tally::default().nelo(), None);
+        assert_eq!(Tally { pentanomial: [0, 0, 7, 0, 0], ..Tally::default() }.nelo(), None);
     }
 }
