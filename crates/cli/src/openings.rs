@@ -35,8 +35,14 @@ pub struct OpeningsArgs {
     /// Keep only balanced positions: exactly --depth plies deep, game not
     /// over, search score within ±CP centipawns (a balanced book for
     /// measuring strength: lopsided openings decide pairs by themselves).
-    #[arg(long, value_name = "CP")]
+    #[arg(long, value_name = "CP", conflicts_with = "unbalanced")]
     balanced: Option<u32>,
+    /// Keep only unbalanced positions: exactly --depth plies deep, one side
+    /// ahead by LO to HI centipawns by the search, and not proven won or lost
+    /// (by the tables of --tb, or by --solve): a sharper book, where strong
+    /// players still win and lose games.
+    #[arg(long, value_name = "LO,HI", value_parser = parse_window)]
+    unbalanced: Option<(u32, u32)>,
     /// Worker threads (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -108,11 +114,17 @@ pub fn run(args: OpeningsArgs) -> anyhow::Result<()> {
     if args.solve {
         solve_book(&args, rules, &mut entries, &pool)?;
     }
+    let depth = args.depth as usize;
     if let Some(cp) = args.balanced {
-        let depth = args.depth as usize;
-        entries.retain(|e| e.plies == depth && matches!(e.score, alq_engine::Score::Cp(v) if v.unsigned_abs() <= cp));
+        entries.retain(|e| book::in_window(e, depth, 0, cp, false));
         if entries.is_empty() {
             bail!("no position {depth} plies deep scores within ±{cp} cp");
+        }
+    }
+    if let Some((lo, hi)) = args.unbalanced {
+        entries.retain(|e| book::in_window(e, depth, lo, hi, true));
+        if entries.is_empty() {
+            bail!("no open position {depth} plies deep has one side ahead by {lo} to {hi} cp");
         }
     }
     alq_records::write_atomic(&args.out, book::to_csv(&entries).as_bytes())
@@ -244,4 +256,15 @@ fn solve_book(
         eprintln!("  ply {plies}: {proven} of {n} positions proven");
     }
     Ok(())
+}
+
+/// `LO,HI` centipawns with `LO <= HI`.
+fn parse_window(text: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("{text:?}: expected LO,HI in centipawns with LO <= HI, e.g. 100,250");
+    let (lo, hi) = text.split_once(',').ok_or_else(bad)?;
+    let (lo, hi): (u32, u32) = (lo.trim().parse().map_err(|_| bad())?, hi.trim().parse().map_err(|_| bad())?);
+    if lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
 }

@@ -522,3 +522,37 @@ fn rules_flag_plays_classic_and_refuses_mixing_rule_sets() {
     ]);
     assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
 }
+
+#[test]
+fn openings_keep_balanced_or_unbalanced_windows() {
+    let dir = fresh_dir("openings-windows");
+    let book = dir.join("book.csv");
+    let rows = |args: &[&str]| -> Vec<(usize, i64)> {
+        let mut full = vec!["openings", "--depth", "4", "--nodes", "300", "--quiet", "--out", book.to_str().unwrap()];
+        full.extend_from_slice(args);
+        let out = alq(&full);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        // line,plies,position,score,best_move,exact_value (no field holds a comma)
+        let text = std::fs::read_to_string(&book).unwrap();
+        text.lines()
+            .skip(1)
+            .map(|row| {
+                let r: Vec<&str> = row.split(',').collect();
+                let cp = r[3].strip_prefix("cp ").expect("a centipawn score").parse().unwrap();
+                (r[1].parse().unwrap(), cp)
+            })
+            .collect()
+    };
+    let balanced = rows(&["--balanced", "100"]);
+    let unbalanced = rows(&["--unbalanced", "101,1000"]);
+    assert!(!balanced.is_empty() && !unbalanced.is_empty());
+    assert!(balanced.iter().all(|&(plies, cp)| plies == 4 && cp.abs() <= 100), "{balanced:?}");
+    assert!(unbalanced.iter().all(|&(plies, cp)| plies == 4 && (101..=1000).contains(&cp.abs())), "{unbalanced:?}");
+    // Bad windows are named; the two kinds exclude each other.
+    for bad in [&["--unbalanced", "300,100"][..], &["--unbalanced", "x"], &["--balanced", "5", "--unbalanced", "1,2"]] {
+        let mut full = vec!["openings", "--depth", "2", "--out", book.to_str().unwrap()];
+        full.extend_from_slice(bad);
+        let out = alq(&full);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+    }
+}

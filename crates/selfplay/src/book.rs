@@ -96,6 +96,27 @@ pub fn build(
         .collect()
 }
 
+/// Whether an entry belongs in a book of openings `depth` plies deep whose
+/// search score is `lo..=hi` centipawns away from equality for either side
+/// (`alq openings --balanced CP`: 0..=CP; `--unbalanced LO,HI`). A proven
+/// search score never fits. With `decided_out`, neither does an entry whose
+/// proven value (tables or proofs) is a win or a loss: an unbalanced opening
+/// must still be open for the side behind.
+pub fn in_window(entry: &BookEntry, depth: usize, lo: u32, hi: u32, decided_out: bool) -> bool {
+    let Score::Cp(cp) = entry.score else { return false };
+    let decided = matches!(
+        entry.exact_value,
+        Some(
+            Proven::Win
+                | Proven::Loss
+                | Proven::WinWithin(_)
+                | Proven::LossWithin(_)
+                | Proven::Exact(Exact::Win(_) | Exact::Loss(_))
+        )
+    );
+    entry.plies == depth && (lo..=hi).contains(&cp.unsigned_abs()) && !(decided_out && decided)
+}
+
 /// The entries' indices, deepest positions first (so that proofs of deeper
 /// positions serve as leaves for shallower ones), and their positions.
 fn deepest_first(entries: &[BookEntry]) -> (Vec<usize>, Vec<Position>) {
@@ -273,7 +294,33 @@ pub fn to_csv(entries: &[BookEntry]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::value_from_goals;
+    use super::{in_window, value_from_goals, BookEntry};
+    use alq_engine::{Exact, Position, Proven, Score};
+
+    #[test]
+    fn windows_keep_scores_within_their_bounds_and_open_positions() {
+        let entry = |plies, score, exact_value| BookEntry {
+            line: String::new(),
+            plies,
+            position: Position::start(),
+            score,
+            best_move: None,
+            exact_value,
+        };
+        // Balanced: |cp| <= 60, at the depth only.
+        assert!(in_window(&entry(10, Score::Cp(-60), None), 10, 0, 60, false));
+        assert!(!in_window(&entry(10, Score::Cp(61), None), 10, 0, 60, false));
+        assert!(!in_window(&entry(9, Score::Cp(0), None), 10, 0, 60, false));
+        assert!(!in_window(&entry(10, Score::Win(7), None), 10, 0, 60, false));
+        // Unbalanced: 100..=250 for either side, and not already decided.
+        assert!(in_window(&entry(10, Score::Cp(-180), None), 10, 100, 250, true));
+        assert!(!in_window(&entry(10, Score::Cp(99), None), 10, 100, 250, true));
+        assert!(!in_window(&entry(10, Score::Cp(251), None), 10, 100, 250, true));
+        assert!(!in_window(&entry(10, Score::Cp(150), Some(Proven::Loss)), 10, 100, 250, true));
+        assert!(!in_window(&entry(10, Score::Cp(150), Some(Proven::Exact(Exact::Win(31)))), 10, 100, 250, true));
+        assert!(in_window(&entry(10, Score::Cp(150), Some(Proven::AtLeastDraw)), 10, 100, 250, true));
+        assert!(in_window(&entry(10, Score::Cp(150), Some(Proven::Exact(Exact::Draw))), 10, 100, 250, true));
+    }
     use alq_engine::Side;
     use alq_solver::{Goal, Outcome};
 
