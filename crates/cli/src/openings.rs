@@ -209,13 +209,7 @@ fn solve_book_goals(
                 count(alq_solver::Outcome::Disproven)
             ));
         }
-        let known = at
-            .iter()
-            .filter(|&&i| {
-                use alq_engine::Proven;
-                !matches!(entries[i].exact_value, None | Some(Proven::AtLeastDraw | Proven::AtMostDraw))
-            })
-            .count();
+        let known = at.iter().filter(|&&i| entries[i].exact_value.and_then(alq_engine::Proven::wdl).is_some()).count();
         row.push_str(&format!(" {known} |"));
         eprintln!("{row}");
     }

@@ -84,6 +84,17 @@ impl Score {
         }
     }
 
+    /// The exact value a proven score gives (inverse of
+    /// [`Score::from_exact`]); none for centipawns.
+    pub fn exact(self) -> Option<Exact> {
+        match self {
+            Score::Win(p) => Some(Exact::Win(p)),
+            Score::Loss(p) => Some(Exact::Loss(p)),
+            Score::Draw => Some(Exact::Draw),
+            Score::Cp(_) => None,
+        }
+    }
+
     /// The score from the other side's point of view, one ply earlier or later
     /// is not accounted for: only the sign flips.
     pub fn negate(self) -> Score {

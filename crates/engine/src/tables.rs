@@ -129,6 +129,19 @@ pub enum Proven {
     AtMostDraw,
 }
 
+impl Proven {
+    /// The outcome it proves, without its distance; none for a one-sided
+    /// bound (`≥ draw`, `≤ draw`).
+    pub fn wdl(self) -> Option<Wdl> {
+        match self {
+            Proven::Exact(v) => Some(v.into()),
+            Proven::WinWithin(_) | Proven::Win => Some(Wdl::Win),
+            Proven::LossWithin(_) | Proven::Loss => Some(Wdl::Loss),
+            Proven::AtLeastDraw | Proven::AtMostDraw => None,
+        }
+    }
+}
+
 impl fmt::Display for Proven {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -339,6 +352,14 @@ mod tests {
             assert_eq!(p.to_string().parse::<Proven>(), Ok(p), "{p}");
             assert_eq!(String::from(p).parse::<Proven>(), Ok(p));
         }
+        // A proven search score names the same exact value it came from.
+        for v in [Exact::Win(3), Exact::Loss(8), Exact::Draw] {
+            assert_eq!(crate::Score::from_exact(v).exact(), Some(v));
+        }
+        assert_eq!(crate::Score::Cp(12).exact(), None);
+        let wdl: Vec<Option<Wdl>> = all.iter().map(|p| p.wdl()).collect();
+        let (w, d, l) = (Some(Wdl::Win), Some(Wdl::Draw), Some(Wdl::Loss));
+        assert_eq!(wdl, [w, l, d, w, l, w, l, None, None]);
         assert_eq!(Proven::WinWithin(41).to_string(), "win ≤ 41");
         assert_eq!(Proven::AtLeastDraw.to_string(), "≥ draw");
         for bad in ["", "won", "win ≤", "loss ≤ x", "≥ win", "draw 3", "unknown"] {

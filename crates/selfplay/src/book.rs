@@ -4,7 +4,7 @@
 use rayon::prelude::*;
 use serde::{Serialize, Serializer};
 
-use alq_engine::{Exact, Game, GameConfig, Move, Position, Proven, RuleSet, Score, SearchConfig, Searcher};
+use alq_engine::{Exact, Game, GameConfig, Move, Position, Proven, RuleSet, Score, SearchConfig, Searcher, Wdl};
 
 use alq_play::players::EvalSpec;
 
@@ -39,16 +39,6 @@ fn as_text_or_empty<T: std::fmt::Display, S: Serializer>(value: &Option<T>, s: S
     match value {
         Some(v) => s.collect_str(v),
         None => s.serialize_str(""),
-    }
-}
-
-/// The value a search score proves, if any.
-fn proven_by_search(score: Score) -> Option<Proven> {
-    match score {
-        Score::Win(p) => Some(Proven::Exact(Exact::Win(p))),
-        Score::Loss(p) => Some(Proven::Exact(Exact::Loss(p))),
-        Score::Draw => Some(Proven::Exact(Exact::Draw)),
-        Score::Cp(_) => None,
     }
 }
 
@@ -90,7 +80,7 @@ pub fn build(
                 position: *pos,
                 score,
                 best_move: best,
-                exact_value: proven_by_search(score),
+                exact_value: score.exact().map(Proven::Exact),
             }
         })
         .collect()
@@ -104,16 +94,7 @@ pub fn build(
 /// must still be open for the side behind.
 pub fn in_window(entry: &BookEntry, depth: usize, lo: u32, hi: u32, decided_out: bool) -> bool {
     let Score::Cp(cp) = entry.score else { return false };
-    let decided = matches!(
-        entry.exact_value,
-        Some(
-            Proven::Win
-                | Proven::Loss
-                | Proven::WinWithin(_)
-                | Proven::LossWithin(_)
-                | Proven::Exact(Exact::Win(_) | Exact::Loss(_))
-        )
-    );
+    let decided = matches!(entry.exact_value.and_then(Proven::wdl), Some(Wdl::Win | Wdl::Loss));
     entry.plies == depth && (lo..=hi).contains(&cp.unsigned_abs()) && !(decided_out && decided)
 }
 
@@ -200,8 +181,7 @@ pub fn solve_goals(
             // Only the draw goals' proofs are written: wins of the attacker
             // found earlier may end later searches (a defender's strategy
             // never enters them).
-            solver.attacker_wins_as_leaves =
-                matches!(goal, alq_solver::Goal::WhiteDraws | alq_solver::Goal::BlackDraws);
+            solver.attacker_wins_as_leaves = !goal.is_win();
             let mut outcomes = vec![Outcome::Unknown; positions.len()];
             let mut top = None;
             let mut nodes = 0;
@@ -255,7 +235,7 @@ pub fn value_from_goals(
     goals: &[alq_solver::Goal],
     outcomes: &[alq_solver::Outcome],
 ) -> Option<Proven> {
-    use alq_solver::{Goal, Outcome};
+    use alq_solver::Outcome;
     // The value lies in lo..=hi (-1 loss, 0 draw, 1 win); each settled goal
     // narrows it.
     let (mut lo, mut hi) = (-1i8, 1i8);
@@ -265,7 +245,7 @@ pub fn value_from_goals(
             Outcome::Disproven => false,
             Outcome::Unknown => continue,
         };
-        let wins = matches!(goal, Goal::WhiteWins | Goal::BlackWins);
+        let wins = goal.is_win();
         match (goal.side() == mover, wins, holds) {
             (true, true, true) | (false, false, false) => lo = 1,
             (true, false, false) | (false, true, true) => hi = -1,

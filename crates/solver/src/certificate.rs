@@ -285,7 +285,7 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
     }
     let rules = cert.rules;
     let prover = cert.goal.side();
-    let win_goal = matches!(cert.goal, Goal::WhiteWins | Goal::BlackWins);
+    let win_goal = cert.goal.is_win();
     let mut by_key: HashMap<u64, usize> = HashMap::with_capacity(cert.entries.len());
     for (i, e) in cert.entries.iter().enumerate() {
         if by_key.insert(e.key, i).is_some() {

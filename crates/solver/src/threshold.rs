@@ -56,6 +56,19 @@ impl Goal {
         }
     }
 
+    /// `white-wins` or `black-wins`: `side` wins.
+    pub fn wins_of(side: Side) -> Goal {
+        match side {
+            Side::White => Goal::WhiteWins,
+            Side::Black => Goal::BlackWins,
+        }
+    }
+
+    /// Whether the goal is a win (else at least a draw).
+    pub fn is_win(self) -> bool {
+        matches!(self, Goal::WhiteWins | Goal::BlackWins)
+    }
+
     pub const ALL: [Goal; 4] = [Goal::WhiteWins, Goal::WhiteDraws, Goal::BlackWins, Goal::BlackDraws];
 
     /// The side named by the goal.
@@ -101,9 +114,10 @@ impl Goal {
     /// move, `mover`) meets the goal.
     pub fn holds(self, mover: Side, wdl: Wdl) -> bool {
         let for_side = if mover == self.side() { wdl } else { wdl.for_mover() };
-        match self {
-            Goal::WhiteWins | Goal::BlackWins => for_side == Wdl::Win,
-            Goal::WhiteDraws | Goal::BlackDraws => for_side != Wdl::Loss,
+        if self.is_win() {
+            for_side == Wdl::Win
+        } else {
+            for_side != Wdl::Loss
         }
     }
 }
@@ -307,7 +321,7 @@ impl<'a> ThresholdSolver<'a> {
     /// an earlier set, or a leaf among them); a set that would take the
     /// certified positions past `max_store` is left out whole, never in part.
     fn remember(&mut self, goal: Goal, entries: &[Entry]) {
-        if !matches!(goal, Goal::WhiteDraws | Goal::BlackDraws) {
+        if goal.is_win() {
             return;
         }
         if self.certified_for(goal).is_none() {
@@ -437,12 +451,7 @@ impl<'a> ThresholdSolver<'a> {
         starts: Vec<u32>,
     ) -> Result<Option<(Goal, Vec<Entry>)>, SolveError> {
         let (holder, keep) = if wins { (attacker, YES) } else { (attacker.opponent(), NO) };
-        let goal = match (holder, wins) {
-            (Side::White, true) => Goal::WhiteWins,
-            (Side::Black, true) => Goal::BlackWins,
-            (Side::White, false) => Goal::WhiteDraws,
-            (Side::Black, false) => Goal::BlackDraws,
-        };
+        let goal = if wins { Goal::wins_of(holder) } else { Goal::draws_of(holder) };
         let mut seen = vec![false; g.len()];
         let mut leaves: KeyMap<()> = KeyMap::default();
         for &s in &starts {
