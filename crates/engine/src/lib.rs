@@ -21,6 +21,7 @@
 //! assert_eq!(pos.legal_moves()[0].to_string(), "a1xc1xe1xe3xc3xc1");
 //! ```
 
+mod actions;
 mod error;
 mod eval;
 mod game;
@@ -35,6 +36,7 @@ mod tt;
 mod types;
 mod zobrist;
 
+pub use actions::ActionIndex;
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, WeightError, MAX_EVAL};
 pub use game::{Game, GameConfig, Outcome, Termination};

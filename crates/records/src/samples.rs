@@ -2,9 +2,9 @@
 
 use std::collections::HashSet;
 
-use alq_engine::{Position, Score};
+use alq_engine::{fnv1a64, EndgameTables, Exact, Position, Score, SCORE_SCALE};
 
-use crate::record::ReplayedGame;
+use crate::record::{GameRecord, ReplayedGame};
 
 /// One position of a game with what is known about it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +19,18 @@ pub struct Sample {
     /// Plies from the game's start.
     pub ply: u32,
     pub game_id: u64,
+}
+
+impl Sample {
+    /// The two values the trainer fits for this sample, side to move's view:
+    /// the game's result and the squashed search score ([`score_target`]);
+    /// both are the exact value where the tables cover the position.
+    pub fn training_values(&self, tables: Option<&dyn EndgameTables>) -> (f32, f32) {
+        match exact_target(tables, &self.position) {
+            Some(exact) => (exact, exact),
+            None => (self.result, score_target(self.result, self.score)),
+        }
+    }
 }
 
 /// Which positions to keep.
@@ -75,4 +87,53 @@ impl Samples {
         }
         out
     }
+}
+
+// What the trainer fits, kept beside the samples so that every reader of
+// records (the trainer, the Python package) computes it the same way.
+
+/// Whether a game belongs to the validation set: decided by the game alone
+/// (its id and seed), never by position.
+pub fn is_validation(record: &GameRecord, fraction: f64) -> bool {
+    let h = fnv1a64(format!("{}:{}", record.id, record.seed).as_bytes());
+    ((h % 1_000_000) as f64) < fraction * 1_000_000.0
+}
+
+/// The trainer's scalar target for a position without a table value: the result blended with the squashed
+/// search score (the result alone where there is no score).
+pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
+    blend(result, score_target(result, score), result_weight)
+}
+
+/// `result_weight * result + (1 - result_weight) * score`: the trainer's
+/// scalar target from a sample's two values.
+pub fn blend(result: f32, score: f32, result_weight: f32) -> f32 {
+    result_weight * result + (1.0 - result_weight) * score
+}
+
+/// The search score squashed to an expected result, side to move's view:
+/// `sigmoid(cp / SCORE_SCALE)`, 1 for a proven win, 0.5 for a proven draw,
+/// 0 for a proven loss, and the game's result where there is no score.
+pub fn score_target(result: f32, score: Option<Score>) -> f32 {
+    match score {
+        None => result,
+        Some(Score::Win(_)) => 1.0,
+        Some(Score::Loss(_)) => 0.0,
+        Some(Score::Draw) => 0.5,
+        Some(Score::Cp(cp)) => 1.0 / (1.0 + (-(cp as f32) / SCORE_SCALE).exp()),
+    }
+}
+
+/// The exact target of a position the tables cover: win 1, draw 0.5, loss
+/// 0 for the side to move.
+pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Option<f32> {
+    let tables = tables?;
+    if !tables.covers(pos) {
+        return None;
+    }
+    Some(match tables.probe(pos)? {
+        Exact::Win(_) => 1.0,
+        Exact::Draw => 0.5,
+        Exact::Loss(_) => 0.0,
+    })
 }

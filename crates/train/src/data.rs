@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use alq_engine::{features, fnv1a64, EndgameTables, Exact, Position, Score, INPUTS, SCORE_SCALE};
-use alq_records::{GameRecord, RecordError, RecordReader, SampleOptions, Samples};
+use alq_engine::{features, EndgameTables, INPUTS};
+use alq_records::{blend, exact_target, is_validation, RecordError, RecordReader, SampleOptions, Samples};
 
 use crate::config::TrainConfig;
 
@@ -17,51 +17,6 @@ use crate::config::TrainConfig;
 pub enum Part {
     Train,
     Validation,
-}
-
-/// Whether a game belongs to the validation set: decided by the game alone
-/// (its id and seed), never by position.
-pub fn is_validation(record: &GameRecord, fraction: f64) -> bool {
-    let h = fnv1a64(format!("{}:{}", record.id, record.seed).as_bytes());
-    ((h % 1_000_000) as f64) < fraction * 1_000_000.0
-}
-
-/// The training target for a position: the result blended with the squashed
-/// search score (the result alone where there is no score).
-pub fn target(result: f32, score: Option<Score>, result_weight: f32) -> f32 {
-    blend(result, score_target(result, score), result_weight)
-}
-
-/// `result_weight * result + (1 - result_weight) * score`.
-fn blend(result: f32, score: f32, result_weight: f32) -> f32 {
-    result_weight * result + (1.0 - result_weight) * score
-}
-
-/// The search score squashed to an expected result, side to move's view:
-/// `sigmoid(cp / SCORE_SCALE)`, 1 for a proven win, 0.5 for a proven draw,
-/// 0 for a proven loss, and the game's result where there is no score.
-pub fn score_target(result: f32, score: Option<Score>) -> f32 {
-    match score {
-        None => result,
-        Some(Score::Win(_)) => 1.0,
-        Some(Score::Loss(_)) => 0.0,
-        Some(Score::Draw) => 0.5,
-        Some(Score::Cp(cp)) => 1.0 / (1.0 + (-(cp as f32) / SCORE_SCALE).exp()),
-    }
-}
-
-/// The exact target of a position the tables cover: win 1, draw 0.5, loss
-/// 0 for the side to move.
-pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Option<f32> {
-    let tables = tables?;
-    if !tables.covers(pos) {
-        return None;
-    }
-    Some(match tables.probe(pos)? {
-        Exact::Win(_) => 1.0,
-        Exact::Draw => 0.5,
-        Exact::Loss(_) => 0.0,
-    })
 }
 
 /// A batch: `features` is `[n][INPUTS]` flattened; `results` and `scores`
@@ -148,10 +103,7 @@ pub fn for_each_batch<E: From<RecordError>>(
             }
             for s in samples.of_game(&game) {
                 let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
-                let (result, score) = match exact_target(tables, &s.position) {
-                    Some(exact) => (exact, exact),
-                    None => (s.result, score_target(s.result, s.score)),
-                };
+                let (result, score) = s.training_values(tables);
                 buffer.push((features(&pos), result, score));
                 if buffer.len() >= capacity {
                     emit(&mut buffer, &mut rng, false)?;

@@ -18,8 +18,9 @@ mod model;
 mod train;
 mod widen;
 
+pub use alq_records::{exact_target, is_validation, score_target, target};
 pub use config::TrainConfig;
-pub use data::{count, exact_target, for_each_batch, is_validation, score_target, target, Batch, Counts, Part};
+pub use data::{count, for_each_batch, Batch, Counts, Part};
 pub use model::ValueNet;
 pub use train::{
     initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainError, TrainSummary,
