@@ -1,0 +1,779 @@
+//! Positions, moves, games and the fixed action index.
+
+// Method names are the Python API's (`to_array`, `from_point`), and pyo3
+// methods take `&self`: clippy's Rust naming convention does not apply.
+#![allow(clippy::wrong_self_convention)]
+
+use numpy::{IntoPyArray, PyArray1, PyArray3, PyReadonlyArray1};
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+
+use alq_engine::{features, ActionIndex, Bitboard, Game as EngineGame, GameConfig, Point, RuleSet, Side};
+
+use crate::{rules_from, ActionError, MoveError, PositionError};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Move>()?;
+    m.add_class::<Position>()?;
+    m.add_class::<Game>()?;
+    m.add_function(wrap_pyfunction!(num_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
+    m.add_function(wrap_pyfunction!(move_to_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action_triple, m)?)?;
+    m.add_function(wrap_pyfunction!(legal_actions_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(keys_of, m)?)?;
+    Ok(())
+}
+
+pub(crate) fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+fn side_from(name: &str) -> PyResult<Side> {
+    match name {
+        "white" | "w" => Ok(Side::White),
+        "black" | "b" => Ok(Side::Black),
+        _ => Err(pyo3::exceptions::PyValueError::new_err(format!("unknown side {name:?} (expected white or black)"))),
+    }
+}
+
+fn point_from(name: &str) -> PyResult<Point> {
+    Point::parse(name)
+        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("{name:?} is not a point (a1 … e5)")))
+}
+
+fn point_names(bb: Bitboard) -> Vec<String> {
+    bb.into_iter().map(|p| p.to_string()).collect()
+}
+
+pub(crate) fn parse_position(text: &str) -> PyResult<alq_engine::Position> {
+    text.parse().map_err(|e: alq_engine::PositionError| PositionError::new_err(e.to_string()))
+}
+
+/// A move of one position: its canonical text, origin, end and captured
+/// points, and its action id in the rule set's fixed action index.
+#[pyclass(frozen, eq, hash, module = "alquerque_lab", from_py_object)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Move {
+    pub(crate) mv: alq_engine::Move,
+    pub(crate) rules: RuleSet,
+}
+
+impl Move {
+    pub(crate) fn new(mv: alq_engine::Move, rules: RuleSet) -> Move {
+        Move { mv, rules }
+    }
+}
+
+#[pymethods]
+impl Move {
+    fn __str__(&self) -> String {
+        self.mv.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Move('{}')", self.mv)
+    }
+
+    /// The canonical move text (`d3-c3`, `b2xb4xd4`).
+    #[getter]
+    fn text(&self) -> String {
+        self.mv.to_string()
+    }
+
+    /// Where the piece starts (`c2`).
+    #[getter]
+    fn from_point(&self) -> String {
+        self.mv.from().to_string()
+    }
+
+    /// Where the piece ends.
+    #[getter]
+    fn to_point(&self) -> String {
+        self.mv.to().to_string()
+    }
+
+    /// The captured points, in board order (a1, b1, … e5).
+    #[getter]
+    fn captured(&self) -> Vec<String> {
+        point_names(self.mv.captured())
+    }
+
+    /// The landing points of the canonical path (empty for a simple move).
+    #[getter]
+    fn path(&self) -> Vec<String> {
+        self.mv.landings().map(|p| p.to_string()).collect()
+    }
+
+    #[getter]
+    fn is_capture(&self) -> bool {
+        self.mv.is_capture()
+    }
+
+    /// The move's id in the fixed action index of its rule set.
+    #[getter]
+    fn action(&self) -> u32 {
+        ActionIndex::of(self.rules).action(self.mv).expect("every legal move is indexed")
+    }
+
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.name()
+    }
+}
+
+/// A move given as a `Move`, as move text, or as an action id.
+#[derive(FromPyObject)]
+pub(crate) enum MoveArg<'py> {
+    #[pyo3(transparent, annotation = "Move")]
+    Obj(PyRef<'py, Move>),
+    #[pyo3(transparent, annotation = "str")]
+    Text(String),
+    #[pyo3(transparent, annotation = "int")]
+    Action(i64),
+}
+
+/// Resolves a move argument to a legal move of `pos` under `rules`.
+pub(crate) fn resolve_move(pos: &alq_engine::Position, rules: RuleSet, mv: &MoveArg) -> PyResult<alq_engine::Move> {
+    match mv {
+        MoveArg::Obj(m) => {
+            if m.rules != rules {
+                return Err(crate::RulesError::new_err(format!(
+                    "move {} was made under the {} rules, the position is played under {}",
+                    m.mv,
+                    m.rules.name(),
+                    rules.name()
+                )));
+            }
+            if pos.legal_moves_in(rules).contains(&m.mv) {
+                Ok(m.mv)
+            } else {
+                pos.parse_move_in(rules, &m.mv.to_string()).map_err(|e| MoveError::new_err(e.to_string()))
+            }
+        }
+        MoveArg::Text(text) => pos.parse_move_in(rules, text).map_err(|e| MoveError::new_err(e.to_string())),
+        MoveArg::Action(action) => action_move(pos, rules, *action),
+    }
+}
+
+fn action_move(pos: &alq_engine::Position, rules: RuleSet, action: i64) -> PyResult<alq_engine::Move> {
+    let index = ActionIndex::of(rules);
+    let Ok(id) = u32::try_from(action) else {
+        return Err(ActionError::new_err(format!("action {action} is out of range (0 .. {})", index.len())));
+    };
+    if id as usize >= index.len() {
+        return Err(ActionError::new_err(format!("action {action} is out of range (0 .. {})", index.len())));
+    }
+    index.to_move(pos, id).ok_or_else(|| {
+        let (from, to, captured) = index.triple(id).expect("in range");
+        let mut legal = index.legal_actions(pos);
+        legal.sort_unstable();
+        ActionError::new_err(format!(
+            "action {action} ({from} to {to}, capturing {}) is not legal in {pos}; legal actions: {}",
+            if captured.is_empty() { "nothing".to_string() } else { point_names(captured).join(" ") },
+            if legal.is_empty() {
+                "none (the side to move has lost)".to_string()
+            } else {
+                legal.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+            }
+        ))
+    })
+}
+
+/// Packs a position into one integer: White's points in bits 0–24, Black's
+/// in bits 25–49, the side to move in bit 50 (1: Black).
+pub(crate) fn key(pos: &alq_engine::Position) -> u64 {
+    pos.pieces(Side::White).0 as u64
+        | (pos.pieces(Side::Black).0 as u64) << 25
+        | u64::from(pos.side_to_move() == Side::Black) << 50
+}
+
+fn from_key(key: u64) -> Result<alq_engine::Position, String> {
+    let white = Bitboard((key & 0x1ff_ffff) as u32);
+    let black = Bitboard(((key >> 25) & 0x1ff_ffff) as u32);
+    if key >> 51 != 0 {
+        return Err(format!("key {key:#x} has bits above bit 50"));
+    }
+    if white.intersection(black) != Bitboard::EMPTY {
+        return Err(format!("key {key:#x} puts both sides on one point"));
+    }
+    if white.count() > 12 || black.count() > 12 {
+        return Err(format!("key {key:#x} has more than 12 pieces of one side"));
+    }
+    let side = if key >> 50 & 1 == 1 { Side::Black } else { Side::White };
+    Ok(alq_engine::Position::from_parts(white, black, side))
+}
+
+/// A position (the points of both sides and the side to move) under a rule
+/// set. Immutable: `push` returns a new position.
+#[pyclass(frozen, module = "alquerque_lab", from_py_object)]
+#[derive(Clone, Copy, Debug)]
+pub struct Position {
+    pub(crate) pos: alq_engine::Position,
+    pub(crate) rules: RuleSet,
+}
+
+impl Position {
+    pub(crate) fn new(pos: alq_engine::Position, rules: RuleSet) -> Position {
+        Position { pos, rules }
+    }
+}
+
+#[pymethods]
+impl Position {
+    /// The position `text` (ranks 5 to 1, then `w` or `b`), or the start.
+    #[new]
+    #[pyo3(signature = (text = None, *, rules = "brainking"))]
+    fn py_new(text: Option<&str>, rules: &str) -> PyResult<Position> {
+        let rules = rules_from(rules)?;
+        let pos = match text {
+            Some(t) => parse_position(t)?,
+            None => alq_engine::Position::start_of(rules),
+        };
+        Ok(Position { pos, rules })
+    }
+
+    /// Reads position text such as `BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w`.
+    #[classmethod]
+    #[pyo3(signature = (text, *, rules = "brainking"))]
+    fn from_text(_cls: &Bound<'_, PyType>, text: &str, rules: &str) -> PyResult<Position> {
+        Position::py_new(Some(text), rules)
+    }
+
+    /// The standard start position.
+    #[classmethod]
+    #[pyo3(signature = (*, rules = "brainking"))]
+    fn start(_cls: &Bound<'_, PyType>, rules: &str) -> PyResult<Position> {
+        Position::py_new(None, rules)
+    }
+
+    /// The position packed into one integer (see `key`).
+    #[classmethod]
+    #[pyo3(signature = (key, *, rules = "brainking"))]
+    fn from_key(_cls: &Bound<'_, PyType>, key: u64, rules: &str) -> PyResult<Position> {
+        let rules = rules_from(rules)?;
+        Ok(Position { pos: from_key(key).map_err(PositionError::new_err)?, rules })
+    }
+
+    fn __str__(&self) -> String {
+        self.pos.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        match self.rules {
+            RuleSet::BrainKing => format!("Position('{}')", self.pos),
+            other => format!("Position('{}', rules='{}')", self.pos, other.name()),
+        }
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Position>().is_ok_and(|o| {
+            let o = o.get();
+            o.pos == self.pos && o.rules == self.rules
+        })
+    }
+
+    fn __hash__(&self) -> u64 {
+        key(&self.pos) ^ (self.rules as u64) << 60
+    }
+
+    fn __copy__(&self) -> Position {
+        *self
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Position {
+        *self
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, &'static str))> {
+        let me = slf.get();
+        let ctor = slf.py().import("alquerque_lab._core")?.getattr("_position_with")?;
+        Ok((ctor, (me.pos.to_string(), me.rules.name())))
+    }
+
+    /// The position text.
+    #[getter]
+    fn text(&self) -> String {
+        self.pos.to_string()
+    }
+
+    /// The packed integer: White's points in bits 0–24 (a1 = bit 0), Black's in
+    /// bits 25–49, bit 50 set when Black is to move. For the batch functions.
+    #[getter]
+    fn key(&self) -> u64 {
+        key(&self.pos)
+    }
+
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.name()
+    }
+
+    /// `"white"` or `"black"`.
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        side_name(self.pos.side_to_move())
+    }
+
+    /// The legal moves, in the engine's generation order.
+    fn legal_moves(&self) -> Vec<Move> {
+        self.pos.legal_moves_in(self.rules).iter().map(|&m| Move::new(m, self.rules)).collect()
+    }
+
+    /// The action ids of the legal moves, ascending.
+    fn legal_actions(&self) -> Vec<u32> {
+        let mut a = ActionIndex::of(self.rules).legal_actions(&self.pos);
+        a.sort_unstable();
+        a
+    }
+
+    /// An int8 array over the whole action index, 1 where the action is legal.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        action_mask(py, &self.pos, self.rules)
+    }
+
+    /// The legal move a text, a `Move` or an action id names.
+    fn parse_move(&self, mv: MoveArg<'_>) -> PyResult<Move> {
+        Ok(Move::new(resolve_move(&self.pos, self.rules, &mv)?, self.rules))
+    }
+
+    /// The position after a legal move (a `Move`, move text or an action id).
+    fn push(&self, mv: MoveArg<'_>) -> PyResult<Position> {
+        let m = resolve_move(&self.pos, self.rules, &mv)?;
+        Ok(Position { pos: self.pos.play(m), rules: self.rules })
+    }
+
+    /// Whether the side to move has no legal move (and so has lost). Draws by
+    /// repetition or no progress need the game's history: see `Game`.
+    fn is_over(&self) -> bool {
+        self.pos.is_lost_in(self.rules)
+    }
+
+    /// `"1-0"` or `"0-1"` when the side to move has lost, else `None`.
+    fn result(&self) -> Option<&'static str> {
+        self.is_over().then(|| match self.pos.side_to_move() {
+            Side::White => "0-1",
+            Side::Black => "1-0",
+        })
+    }
+
+    /// The network's input features, side to move's view (float32, 50).
+    fn to_array<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
+        features(&self.pos).to_vec().into_pyarray(py)
+    }
+
+    /// Two int8 planes of shape (5, 5, 2), indexed [rank - 1][file][plane]:
+    /// plane 0 holds `side`'s pieces, plane 1 the other side's (default: the
+    /// side to move's view; the board is not turned).
+    #[pyo3(signature = (side = None))]
+    fn to_planes<'py>(&self, py: Python<'py>, side: Option<&str>) -> PyResult<Bound<'py, PyArray3<i8>>> {
+        let me = match side {
+            Some(s) => side_from(s)?,
+            None => self.pos.side_to_move(),
+        };
+        Ok(planes(py, &self.pos, me))
+    }
+
+    /// `"white"`, `"black"` or `None` for the point (`"c3"`).
+    fn piece_at(&self, point: &str) -> PyResult<Option<&'static str>> {
+        Ok(self.pos.piece_at(point_from(point)?).map(side_name))
+    }
+
+    /// The points of `side`'s pieces, in board order.
+    fn pieces(&self, side: &str) -> PyResult<Vec<String>> {
+        Ok(point_names(self.pos.pieces(side_from(side)?)))
+    }
+
+    /// The position mirrored left-right (file a <-> e); same value.
+    fn mirror(&self) -> Position {
+        Position { pos: self.pos.mirror(), rules: self.rules }
+    }
+}
+
+/// Rebuilds a pickled position.
+#[pyfunction]
+#[pyo3(signature = (text, rules = "brainking"))]
+fn _position_with(text: &str, rules: &str) -> PyResult<Position> {
+    Position::py_new(Some(text), rules)
+}
+
+pub(crate) fn register_private(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_position_with, m)?)?;
+    m.add_function(wrap_pyfunction!(_game_with, m)?)?;
+    Ok(())
+}
+
+fn action_mask<'py>(py: Python<'py>, pos: &alq_engine::Position, rules: RuleSet) -> Bound<'py, PyArray1<i8>> {
+    let index = ActionIndex::of(rules);
+    let mut mask = vec![0i8; index.len()];
+    for a in index.legal_actions(pos) {
+        mask[a as usize] = 1;
+    }
+    mask.into_pyarray(py)
+}
+
+fn planes<'py>(py: Python<'py>, pos: &alq_engine::Position, me: Side) -> Bound<'py, PyArray3<i8>> {
+    let mut out = numpy::ndarray::Array3::<i8>::zeros((5, 5, 2));
+    for (plane, side) in [(0, me), (1, me.opponent())] {
+        for p in pos.pieces(side) {
+            out[[p.rank() as usize, p.file() as usize, plane]] = 1;
+        }
+    }
+    out.into_pyarray(py)
+}
+
+/// A game: a start position, the moves played, and the draw rules
+/// (repetition, no progress, an optional ply cap). Mutable: `push` plays a
+/// move, `pop` takes one back.
+#[pyclass(module = "alquerque_lab")]
+#[derive(Clone)]
+pub struct Game {
+    pub(crate) game: EngineGame,
+}
+
+#[derive(FromPyObject)]
+pub(crate) enum PositionArg<'py> {
+    #[pyo3(transparent, annotation = "Position")]
+    Obj(PyRef<'py, Position>),
+    #[pyo3(transparent, annotation = "str")]
+    Text(String),
+}
+
+#[pymethods]
+impl Game {
+    /// A game from `start` (a `Position` or position text; default the
+    /// standard start). `no_progress`: plies without a capture or forward
+    /// move that end the game in a draw (default 60, as in the records;
+    /// `None` switches it off); `max_plies`: a cap, a draw when reached.
+    #[new]
+    #[pyo3(signature = (start = None, *, rules = "brainking", no_progress = Some(60), max_plies = None))]
+    fn py_new(
+        start: Option<PositionArg<'_>>,
+        rules: &str,
+        no_progress: Option<u32>,
+        max_plies: Option<u32>,
+    ) -> PyResult<Game> {
+        let rules = rules_from(rules)?;
+        let pos = match start {
+            None => alq_engine::Position::start_of(rules),
+            Some(PositionArg::Text(t)) => parse_position(&t)?,
+            Some(PositionArg::Obj(p)) => {
+                if p.rules != rules {
+                    return Err(crate::RulesError::new_err(format!(
+                        "the start position is under the {} rules, the game under {} (pass rules={:?})",
+                        p.rules.name(),
+                        rules.name(),
+                        p.rules.name()
+                    )));
+                }
+                p.pos
+            }
+        };
+        let config = GameConfig { no_progress_limit: no_progress, max_plies, rules };
+        Ok(Game { game: EngineGame::new(pos, config) })
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.game.moves().iter().map(|m| m.to_string()).collect();
+        format!(
+            "Game(start='{}', moves='{}', rules='{}')",
+            self.game.start(),
+            moves.join(" "),
+            self.game.rules().name()
+        )
+    }
+
+    fn __len__(&self) -> usize {
+        self.game.plies()
+    }
+
+    fn __copy__(&self) -> Game {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Game {
+        self.clone()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, GameParts)> {
+        let g = &slf.borrow().game;
+        let config = g.config();
+        let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+        let ctor = slf.py().import("alquerque_lab._core")?.getattr("_game_with")?;
+        Ok((
+            ctor,
+            (g.start().to_string(), g.rules().name().to_string(), moves, config.no_progress_limit, config.max_plies),
+        ))
+    }
+
+    /// A copy that can be played on independently.
+    fn copy(&self) -> Game {
+        self.clone()
+    }
+
+    /// The current position.
+    #[getter]
+    fn position(&self) -> Position {
+        Position::new(self.game.position(), self.game.rules())
+    }
+
+    #[getter]
+    fn start(&self) -> Position {
+        Position::new(self.game.start(), self.game.rules())
+    }
+
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.game.rules().name()
+    }
+
+    #[getter]
+    fn no_progress(&self) -> Option<u32> {
+        self.game.config().no_progress_limit
+    }
+
+    #[getter]
+    fn max_plies(&self) -> Option<u32> {
+        self.game.config().max_plies
+    }
+
+    /// The moves played so far.
+    #[getter]
+    fn moves(&self) -> Vec<Move> {
+        self.game.moves().iter().map(|&m| Move::new(m, self.game.rules())).collect()
+    }
+
+    /// Every position of the game, the start first.
+    fn positions(&self) -> Vec<Position> {
+        self.game.positions().iter().map(|&p| Position::new(p, self.game.rules())).collect()
+    }
+
+    #[getter]
+    fn plies(&self) -> usize {
+        self.game.plies()
+    }
+
+    /// Plies since the last capture or forward move.
+    #[getter]
+    fn quiet_plies(&self) -> u32 {
+        self.game.quiet_plies()
+    }
+
+    /// How often the current position (with its side to move) has occurred.
+    #[getter]
+    fn repetition_count(&self) -> u8 {
+        self.game.repetition_count()
+    }
+
+    #[getter]
+    fn side_to_move(&self) -> &'static str {
+        side_name(self.game.position().side_to_move())
+    }
+
+    /// The legal moves; none once the game is over.
+    fn legal_moves(&self) -> Vec<Move> {
+        if self.game.is_over() {
+            return Vec::new();
+        }
+        self.game.legal_moves().iter().map(|&m| Move::new(m, self.game.rules())).collect()
+    }
+
+    /// The legal action ids, ascending; none once the game is over.
+    fn legal_actions(&self) -> Vec<u32> {
+        if self.game.is_over() {
+            return Vec::new();
+        }
+        let mut a = ActionIndex::of(self.game.rules()).legal_actions(&self.game.position());
+        a.sort_unstable();
+        a
+    }
+
+    /// An int8 mask over the action index; all zero once the game is over.
+    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
+        if self.game.is_over() {
+            return vec![0i8; ActionIndex::of(self.game.rules()).len()].into_pyarray(py);
+        }
+        action_mask(py, &self.game.position(), self.game.rules())
+    }
+
+    /// Plays a legal move (a `Move`, move text or an action id) and returns
+    /// it; refused once the game is over.
+    fn push(&mut self, mv: MoveArg<'_>) -> PyResult<Move> {
+        let rules = self.game.rules();
+        if let Some(outcome) = self.game.outcome() {
+            let text = match &mv {
+                MoveArg::Obj(m) => m.mv.to_string(),
+                MoveArg::Text(t) => t.clone(),
+                MoveArg::Action(a) => format!("action {a}"),
+            };
+            return Err(MoveError::new_err(format!(
+                "move {text:?}: the game is over ({} by {})",
+                outcome.result_text(),
+                outcome.termination
+            )));
+        }
+        let m = resolve_move(&self.game.position(), rules, &mv)?;
+        self.game.play(m).map_err(|e| MoveError::new_err(e.to_string()))?;
+        Ok(Move::new(m, rules))
+    }
+
+    /// Takes back the last move; `None` at the start.
+    fn pop(&mut self) -> Option<Move> {
+        let rules = self.game.rules();
+        self.game.undo().map(|m| Move::new(m, rules))
+    }
+
+    fn is_over(&self) -> bool {
+        self.game.is_over()
+    }
+
+    /// `"1-0"`, `"0-1"`, `"1/2-1/2"`, or `None` while the game goes on.
+    fn result(&self) -> Option<&'static str> {
+        self.game.outcome().map(|o| o.result_text())
+    }
+
+    /// `"white"`, `"black"`, or `None` (game on, or drawn).
+    fn winner(&self) -> Option<&'static str> {
+        self.game.outcome().and_then(|o| o.winner).map(side_name)
+    }
+
+    /// `"no_moves"`, `"repetition"`, `"no_progress"`, `"max_plies"` or `None`.
+    fn termination(&self) -> Option<&'static str> {
+        self.game.outcome().map(|o| o.termination.name())
+    }
+}
+
+type GameParts = (String, String, Vec<String>, Option<u32>, Option<u32>);
+
+/// Rebuilds a pickled game.
+#[pyfunction]
+fn _game_with(
+    start: &str,
+    rules: &str,
+    moves: Vec<String>,
+    no_progress: Option<u32>,
+    max_plies: Option<u32>,
+) -> PyResult<Game> {
+    let rules = rules_from(rules)?;
+    let mut game =
+        EngineGame::new(parse_position(start)?, GameConfig { no_progress_limit: no_progress, max_plies, rules });
+    for m in &moves {
+        game.play_text(m).map_err(|e| MoveError::new_err(e.to_string()))?;
+    }
+    Ok(Game { game })
+}
+
+/// The number of actions in the fixed action index of `rules`.
+#[pyfunction]
+#[pyo3(signature = (rules = "brainking"))]
+fn num_actions(rules: &str) -> PyResult<usize> {
+    Ok(ActionIndex::of(rules_from(rules)?).len())
+}
+
+/// The legal move of `position` that `action` stands for.
+#[pyfunction]
+fn action_to_move(position: PyRef<'_, Position>, action: i64) -> PyResult<Move> {
+    Ok(Move::new(action_move(&position.pos, position.rules, action)?, position.rules))
+}
+
+/// The action id of a move (a `Move`, or move text read in `position`).
+#[pyfunction]
+#[pyo3(signature = (mv, position = None))]
+fn move_to_action(mv: MoveArg<'_>, position: Option<PyRef<'_, Position>>) -> PyResult<u32> {
+    let (m, rules) = match (&mv, &position) {
+        (MoveArg::Obj(m), None) => (m.mv, m.rules),
+        (_, Some(p)) => (resolve_move(&p.pos, p.rules, &mv)?, p.rules),
+        (_, None) => return Err(MoveError::new_err("move text or an action needs the position it is played in")),
+    };
+    Ok(ActionIndex::of(rules).action(m).expect("every legal move is indexed"))
+}
+
+/// The (origin, end, captured points) an action id stands for.
+#[pyfunction]
+#[pyo3(signature = (action, rules = "brainking"))]
+fn action_triple(action: i64, rules: &str) -> PyResult<(String, String, Vec<String>)> {
+    let index = ActionIndex::of(rules_from(rules)?);
+    let triple = u32::try_from(action).ok().and_then(|a| index.triple(a));
+    let (from, to, captured) = triple
+        .ok_or_else(|| ActionError::new_err(format!("action {action} is out of range (0 .. {})", index.len())))?;
+    Ok((from.to_string(), to.to_string(), point_names(captured)))
+}
+
+fn keys_from(keys: &[u64]) -> PyResult<Vec<alq_engine::Position>> {
+    keys.iter()
+        .enumerate()
+        .map(|(i, &k)| from_key(k).map_err(|e| PositionError::new_err(format!("keys[{i}]: {e}"))))
+        .collect()
+}
+
+type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
+
+/// The legal actions of many positions at once, given as packed keys
+/// (uint64, see `Position.key`): returns `(offsets, actions)`, where the
+/// actions of position i are `actions[offsets[i]:offsets[i + 1]]`
+/// (generation order). Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (keys, rules = "brainking"))]
+fn legal_actions_batch<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, u64>, rules: &str) -> PyResult<Csr<'py>> {
+    let rules = rules_from(rules)?;
+    let positions = keys_from(keys.as_slice()?)?;
+    let (offsets, actions) = py.detach(move || {
+        let index = ActionIndex::of(rules);
+        let mut offsets = Vec::with_capacity(positions.len() + 1);
+        let mut actions = Vec::with_capacity(positions.len() * 8);
+        offsets.push(0i64);
+        for pos in &positions {
+            for &m in pos.legal_moves_in(rules).iter() {
+                actions.push(index.action(m).expect("every legal move is indexed") as i32);
+            }
+            offsets.push(actions.len() as i64);
+        }
+        (offsets, actions)
+    });
+    Ok((offsets.into_pyarray(py), actions.into_pyarray(py)))
+}
+
+/// Plays `actions[i]` in the position `keys[i]` for every i and returns the
+/// keys of the positions reached (uint64). An action that is not legal in its
+/// position raises `ActionError` naming the index. Runs without the GIL.
+#[pyfunction]
+#[pyo3(signature = (keys, actions, rules = "brainking"))]
+fn play_batch<'py>(
+    py: Python<'py>,
+    keys: PyReadonlyArray1<'py, u64>,
+    actions: PyReadonlyArray1<'py, i32>,
+    rules: &str,
+) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let rules = rules_from(rules)?;
+    let positions = keys_from(keys.as_slice()?)?;
+    let actions = actions.as_slice()?.to_vec();
+    if actions.len() != positions.len() {
+        return Err(ActionError::new_err(format!(
+            "{} keys but {} actions: give one action per position",
+            positions.len(),
+            actions.len()
+        )));
+    }
+    let out = py.detach(move || -> Result<Vec<u64>, String> {
+        let index = ActionIndex::of(rules);
+        let mut out = Vec::with_capacity(positions.len());
+        for (i, (pos, &a)) in positions.iter().zip(&actions).enumerate() {
+            let Some(mv) = u32::try_from(a).ok().and_then(|a| index.to_move(pos, a)) else {
+                return Err(format!("actions[{i}] = {a} is not legal in {pos}"));
+            };
+            out.push(key(&pos.play(mv)));
+        }
+        Ok(out)
+    });
+    Ok(out.map_err(ActionError::new_err)?.into_pyarray(py))
+}
+
+/// The packed keys (uint64) of a sequence of positions.
+#[pyfunction]
+fn keys_of<'py>(py: Python<'py>, positions: Vec<PyRef<'py, Position>>) -> Bound<'py, PyArray1<u64>> {
+    positions.iter().map(|p| key(&p.pos)).collect::<Vec<_>>().into_pyarray(py)
+}

@@ -1,0 +1,432 @@
+//! Search from Python: an `Engine` holding an evaluator, a transposition
+//! table and optional endgame tables; `search` returns one result with the
+//! GIL released, `analyze` streams the iterations from a worker thread.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+
+use alq_engine::{
+    Evaluator, Game as EngineGame, GameConfig, Iteration, Limits, RuleSet, Score, SearchConfig, Searcher,
+};
+use alq_play::{EvalSpec, TablesSpec};
+
+use crate::board::{parse_position, Game, Move, Position};
+use crate::{rules_from, EvalError, RulesError, TablebaseError};
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Engine>()?;
+    m.add_class::<SearchResult>()?;
+    m.add_class::<Info>()?;
+    m.add_class::<Analysis>()?;
+    m.add_function(wrap_pyfunction!(search, m)?)?;
+    m.add_function(wrap_pyfunction!(analyze, m)?)?;
+    Ok(())
+}
+
+type BoxSearcher = Searcher<Box<dyn Evaluator>>;
+
+/// `("cp", 35)`, `("win", 12)`, `("loss", 7)` or `("draw", None)`.
+fn score_parts(score: Score) -> (&'static str, Option<i64>) {
+    match score {
+        Score::Cp(cp) => ("cp", Some(cp as i64)),
+        Score::Win(d) => ("win", Some(d as i64)),
+        Score::Loss(d) => ("loss", Some(d as i64)),
+        Score::Draw => ("draw", None),
+    }
+}
+
+/// What a search found.
+#[pyclass(frozen, get_all, module = "alquerque_lab")]
+pub struct SearchResult {
+    /// `"cp"` (centipawns), `"win"` / `"loss"` (proven, in plies) or `"draw"`.
+    score_kind: &'static str,
+    /// Centipawns or plies; `None` for a draw.
+    score_value: Option<i64>,
+    /// The score as the CLI prints it (`cp 35`, `win 12`, `draw`).
+    score: String,
+    /// The move to play; `None` when the side to move has no legal move.
+    best_move: Option<Move>,
+    pv: Vec<Move>,
+    depth: u32,
+    nodes: u64,
+    /// Seconds.
+    time: f64,
+    /// Nodes per second.
+    nps: f64,
+    tb_hits: u64,
+}
+
+#[pymethods]
+impl SearchResult {
+    fn __repr__(&self) -> String {
+        let best = self.best_move.map_or("none".to_string(), |m| m.mv.to_string());
+        format!("SearchResult(best_move='{best}', score='{}', depth={}, nodes={})", self.score, self.depth, self.nodes)
+    }
+}
+
+fn result_of(r: &alq_engine::SearchResult, rules: RuleSet) -> SearchResult {
+    let (kind, value) = score_parts(r.score);
+    let time = r.elapsed.as_secs_f64();
+    SearchResult {
+        score_kind: kind,
+        score_value: value,
+        score: r.score.to_string(),
+        best_move: r.best.map(|m| Move::new(m, rules)),
+        pv: r.pv.iter().map(|&m| Move::new(m, rules)).collect(),
+        depth: r.depth,
+        nodes: r.nodes,
+        time,
+        nps: r.nodes as f64 / time.max(1e-9),
+        tb_hits: r.tb_hits,
+    }
+}
+
+/// One completed iteration of an analysis.
+#[pyclass(frozen, get_all, module = "alquerque_lab")]
+pub struct Info {
+    depth: u32,
+    score_kind: &'static str,
+    score_value: Option<i64>,
+    score: String,
+    nodes: u64,
+    time: f64,
+    nps: f64,
+    pv: Vec<Move>,
+    tb_hits: u64,
+    /// The line `alq analyze` and the engine protocol print.
+    line: String,
+}
+
+#[pymethods]
+impl Info {
+    fn __repr__(&self) -> String {
+        format!("Info('{}')", self.line)
+    }
+
+    fn __str__(&self) -> String {
+        self.line.clone()
+    }
+}
+
+fn info_of(it: &Iteration, rules: RuleSet) -> Info {
+    let (kind, value) = score_parts(it.score);
+    let time = it.elapsed.as_secs_f64();
+    Info {
+        depth: it.depth,
+        score_kind: kind,
+        score_value: value,
+        score: it.score.to_string(),
+        nodes: it.nodes,
+        time,
+        nps: it.nodes as f64 / time.max(1e-6),
+        pv: it.pv.iter().map(|&m| Move::new(m, rules)).collect(),
+        tb_hits: it.tb_hits,
+        line: alq_play::info_line(it),
+    }
+}
+
+/// A position to search: a `Position`, a `Game` (its history counts for
+/// repetitions) or position text.
+#[derive(FromPyObject)]
+pub(crate) enum Searchable<'py> {
+    #[pyo3(transparent, annotation = "Position")]
+    Position(PyRef<'py, Position>),
+    #[pyo3(transparent, annotation = "Game")]
+    Game(PyRef<'py, Game>),
+    #[pyo3(transparent, annotation = "str")]
+    Text(String),
+}
+
+impl Searchable<'_> {
+    fn game(&self, rules: RuleSet) -> PyResult<EngineGame> {
+        let game = match self {
+            Searchable::Position(p) => EngineGame::new(p.pos, GameConfig::with_rules(p.rules)),
+            Searchable::Game(g) => g.game.clone(),
+            Searchable::Text(t) => EngineGame::new(parse_position(t)?, GameConfig::with_rules(rules)),
+        };
+        if game.rules() != rules {
+            return Err(RulesError::new_err(format!(
+                "the position is under the {} rules, the engine under {} (make the engine with rules={:?})",
+                game.rules().name(),
+                rules.name(),
+                game.rules().name()
+            )));
+        }
+        Ok(game)
+    }
+}
+
+fn limits(nodes: Option<u64>, depth: Option<u32>, movetime: Option<f64>) -> PyResult<Limits> {
+    if nodes.is_none() && depth.is_none() && movetime.is_none() {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "give a limit: nodes=N, depth=D or movetime=SECONDS (one or more)",
+        ));
+    }
+    if depth == Some(0) || nodes == Some(0) {
+        return Err(pyo3::exceptions::PyValueError::new_err("nodes and depth must be at least 1"));
+    }
+    let movetime = match movetime {
+        Some(s) if !(s > 0.0 && s.is_finite()) => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "movetime {s} must be a positive number of seconds"
+            )))
+        }
+        Some(s) => Some(Duration::from_secs_f64(s)),
+        None => None,
+    };
+    Ok(Limits { depth: depth.map(|d| d.min(alq_engine::MAX_PLY as u32 - 1)), nodes, movetime })
+}
+
+/// A searching engine: an evaluator (`"nn"`, the shipped network; `"hce"`,
+/// optionally with weights as `"hce@mobility=4"`; or a network file), a
+/// transposition table of `hash` MiB kept between searches, optional endgame
+/// tables, and `threads` search threads (Lazy SMP; with more than one,
+/// searches limited by nodes or depth are no longer reproducible).
+#[pyclass(frozen, module = "alquerque_lab")]
+pub struct Engine {
+    searcher: Arc<Mutex<BoxSearcher>>,
+    rules: RuleSet,
+    description: String,
+}
+
+impl Engine {
+    fn build(eval: &str, tb: Option<&str>, threads: usize, hash: usize, rules: RuleSet) -> PyResult<Engine> {
+        let spec = EvalSpec::parse(eval).map_err(|e| EvalError::new_err(e.to_string()))?;
+        spec.check_rules(rules).map_err(|e| RulesError::new_err(format!("evaluator {eval}: {e}")))?;
+        let mut searcher = Searcher::new(spec.build(), SearchConfig { hash_mb: hash.max(1) });
+        if threads == 0 {
+            return Err(pyo3::exceptions::PyValueError::new_err("threads must be at least 1"));
+        }
+        searcher.set_threads(threads);
+        let mut description = spec.describe();
+        if let Some(dir) = tb {
+            let tables = TablesSpec::open(dir).map_err(|e| TablebaseError::new_err(e.to_string()))?;
+            tables.check_rules(rules).map_err(|e| RulesError::new_err(e.to_string()))?;
+            description.push_str(&format!(" tb {dir} (≤ {} pieces)", tables.max_pieces()));
+            searcher.set_tables(Some(tables.tables));
+        }
+        Ok(Engine { searcher: Arc::new(Mutex::new(searcher)), rules, description })
+    }
+
+    fn run(&self, py: Python<'_>, position: &Searchable<'_>, limits: Limits) -> PyResult<SearchResult> {
+        let game = position.game(self.rules)?;
+        let searcher = Arc::clone(&self.searcher);
+        let result = py.detach(move || {
+            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            s.search(&game, limits, |_| {})
+        });
+        Ok(result_of(&result, self.rules))
+    }
+
+    fn start(&self, position: &Searchable<'_>, limits: Limits) -> PyResult<Analysis> {
+        let game = position.game(self.rules)?;
+        let searcher = Arc::clone(&self.searcher);
+        let (tx, rx) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let rules = self.rules;
+        let worker = std::thread::spawn(move || {
+            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            s.set_stop_flag(Some(flag));
+            let result = s.search(&game, limits, |it| {
+                let _ = tx.send(info_of(it, rules));
+            });
+            s.set_stop_flag(None);
+            result
+        });
+        Ok(Analysis {
+            rx: Mutex::new(Some(rx)),
+            stop,
+            worker: Mutex::new(Some(worker)),
+            result: Mutex::new(None),
+            rules,
+        })
+    }
+}
+
+#[pymethods]
+impl Engine {
+    #[new]
+    #[pyo3(signature = (*, eval = "nn", tb = None, threads = 1, hash = 64, rules = "brainking"))]
+    fn py_new(eval: &str, tb: Option<&str>, threads: usize, hash: usize, rules: &str) -> PyResult<Engine> {
+        Engine::build(eval, tb, threads, hash, rules_from(rules)?)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine('{}', rules='{}')", self.description, self.rules.name())
+    }
+
+    #[getter]
+    fn rules(&self) -> &'static str {
+        self.rules.name()
+    }
+
+    /// The evaluator (and tables) as matches and records name them.
+    #[getter]
+    fn description(&self) -> String {
+        self.description.clone()
+    }
+
+    /// Searches with the GIL released. Limits: `nodes`, `depth`, `movetime`
+    /// (seconds); the search stops at the first one reached.
+    #[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        position: Searchable<'_>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        movetime: Option<f64>,
+    ) -> PyResult<SearchResult> {
+        self.run(py, &position, limits(nodes, depth, movetime)?)
+    }
+
+    /// Starts a search in the background and returns an iterator over its
+    /// iterations (`Info`); `.result` holds the final result once the
+    /// iterator is exhausted, `.stop()` ends it early.
+    #[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None))]
+    fn analyze(
+        &self,
+        position: Searchable<'_>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        movetime: Option<f64>,
+    ) -> PyResult<Analysis> {
+        self.start(&position, limits(nodes, depth, movetime)?)
+    }
+
+    /// Forgets the transposition table (a new game).
+    fn clear(&self, py: Python<'_>) {
+        let searcher = Arc::clone(&self.searcher);
+        py.detach(move || searcher.lock().unwrap_or_else(|e| e.into_inner()).clear());
+    }
+}
+
+/// A running analysis: iterate for `Info` per completed depth.
+#[pyclass(frozen, module = "alquerque_lab")]
+pub struct Analysis {
+    rx: Mutex<Option<Receiver<Info>>>,
+    stop: Arc<AtomicBool>,
+    worker: Mutex<Option<JoinHandle<alq_engine::SearchResult>>>,
+    result: Mutex<Option<alq_engine::SearchResult>>,
+    rules: RuleSet,
+}
+
+impl Analysis {
+    /// Waits for the worker (GIL released) and keeps its result.
+    fn finish(&self, py: Python<'_>) {
+        let handle = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
+        if let Some(handle) = handle {
+            let result = py.detach(move || handle.join());
+            if let Ok(r) = result {
+                *self.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            }
+        }
+        self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
+    }
+}
+
+#[pymethods]
+impl Analysis {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__(&self, py: Python<'_>) -> PyResult<Option<Info>> {
+        loop {
+            let received = py.detach(|| {
+                let guard = self.rx.lock().unwrap_or_else(|e| e.into_inner());
+                guard.as_ref().map(|rx| rx.recv_timeout(Duration::from_millis(50)))
+            });
+            let Some(received) = received else { return Ok(None) };
+            match received {
+                Ok(info) => return Ok(Some(info)),
+                Err(RecvTimeoutError::Disconnected) => {
+                    self.finish(py);
+                    return Ok(None);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(e) = py.check_signals() {
+                        self.stop.store(true, Ordering::Relaxed);
+                        self.finish(py);
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops the search; its result (best so far) is then in `.result`.
+    fn stop(&self, py: Python<'_>) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.finish(py);
+    }
+
+    /// The final result once the search has ended (else `None`).
+    #[getter]
+    fn result(&self) -> Option<SearchResult> {
+        self.result.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|r| result_of(r, self.rules))
+    }
+}
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
+/// One search with a fresh engine (see `Engine` for the arguments).
+#[pyfunction]
+#[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = 1, hash = 64, rules = None))]
+#[allow(clippy::too_many_arguments)]
+fn search(
+    py: Python<'_>,
+    position: Searchable<'_>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime: Option<f64>,
+    eval: &str,
+    tb: Option<&str>,
+    threads: usize,
+    hash: usize,
+    rules: Option<&str>,
+) -> PyResult<SearchResult> {
+    let rules = rules_of(&position, rules)?;
+    let limits = limits(nodes, depth, movetime)?;
+    Engine::build(eval, tb, threads, hash, rules)?.run(py, &position, limits)
+}
+
+/// An analysis with a fresh engine (see `Engine.analyze`).
+#[pyfunction]
+#[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = 1, hash = 64, rules = None))]
+#[allow(clippy::too_many_arguments)]
+fn analyze(
+    position: Searchable<'_>,
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime: Option<f64>,
+    eval: &str,
+    tb: Option<&str>,
+    threads: usize,
+    hash: usize,
+    rules: Option<&str>,
+) -> PyResult<Analysis> {
+    let rules = rules_of(&position, rules)?;
+    let limits = limits(nodes, depth, movetime)?;
+    Engine::build(eval, tb, threads, hash, rules)?.start(&position, limits)
+}
+
+/// The rule set: given, or the position's / game's own.
+fn rules_of(position: &Searchable<'_>, rules: Option<&str>) -> PyResult<RuleSet> {
+    match (rules, position) {
+        (Some(name), _) => rules_from(name),
+        (None, Searchable::Position(p)) => Ok(p.rules),
+        (None, Searchable::Game(g)) => Ok(g.game.rules()),
+        (None, Searchable::Text(_)) => Ok(RuleSet::BrainKing),
+    }
+}
