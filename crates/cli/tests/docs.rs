@@ -8,13 +8,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap()
 }
 
-/// Markdown files of the repository, outside build output and generated data.
+/// Markdown files of the repository, outside build output, generated data
+/// and installed Node packages.
 fn markdown_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         if path.is_dir() {
-            if !name.starts_with('.') && name != "target" && name != "data" {
+            if !name.starts_with('.') && name != "target" && name != "data" && name != "node_modules" {
                 markdown_files(&path, out);
             }
         } else if name.ends_with(".md") {

@@ -72,4 +72,3 @@ fn the_numbering_is_pinned() {
 
 const CLASSIC_ACTIONS: usize = 93_186;
 const START_ACTIONS: [(u32, &str); 4] = [(27, "b2-c3"), (31, "c2-c3"), (37, "d2-c3"), (61, "d3-c3")];
-

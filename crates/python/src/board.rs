@@ -4,7 +4,7 @@
 // methods take `&self`: clippy's Rust naming convention does not apply.
 #![allow(clippy::wrong_self_convention)]
 
-use numpy::{IntoPyArray, PyArray1, PyArray3, PyReadonlyArray1};
+use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray3, PyArrayLike1};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -133,6 +133,9 @@ pub(crate) enum MoveArg<'py> {
     Obj(PyRef<'py, Move>),
     #[pyo3(transparent, annotation = "str")]
     Text(String),
+    /// Refused: `True` is an int to Python, not a move.
+    #[pyo3(transparent, annotation = "bool")]
+    Flag(bool),
     #[pyo3(transparent, annotation = "int")]
     Action(i64),
 }
@@ -157,6 +160,10 @@ pub(crate) fn resolve_move(pos: &alq_engine::Position, rules: RuleSet, mv: &Move
         }
         MoveArg::Text(text) => pos.parse_move_in(rules, text).map_err(|e| MoveError::new_err(e.to_string())),
         MoveArg::Action(action) => action_move(pos, rules, *action),
+        MoveArg::Flag(b) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{} is not a move: give a Move, move text or an action id",
+            if *b { "True" } else { "False" }
+        ))),
     }
 }
 
@@ -402,8 +409,9 @@ fn _position_with(text: &str, rules: &str) -> PyResult<Position> {
 }
 
 pub(crate) fn register_private(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_position_with, m)?)?;
-    m.add_function(wrap_pyfunction!(_game_with, m)?)?;
+    // Set as attributes, not added: they stay out of `__all__`.
+    m.setattr("_position_with", wrap_pyfunction!(_position_with, m)?)?;
+    m.setattr("_game_with", wrap_pyfunction!(_game_with, m)?)?;
     Ok(())
 }
 
@@ -450,7 +458,10 @@ impl Game {
     /// move that end the game in a draw (default 60, as in the records;
     /// `None` switches it off); `max_plies`: a cap, a draw when reached.
     #[new]
-    #[pyo3(signature = (start = None, *, rules = "brainking", no_progress = Some(60), max_plies = None))]
+    #[pyo3(
+        signature = (start = None, *, rules = "brainking", no_progress = Some(60), max_plies = None),
+        text_signature = "(start=None, *, rules='brainking', no_progress=60, max_plies=None)"
+    )]
     fn py_new(
         start: Option<PositionArg<'_>>,
         rules: &str,
@@ -609,6 +620,7 @@ impl Game {
                 MoveArg::Obj(m) => m.mv.to_string(),
                 MoveArg::Text(t) => t.clone(),
                 MoveArg::Action(a) => format!("action {a}"),
+                MoveArg::Flag(b) => b.to_string(),
             };
             return Err(MoveError::new_err(format!(
                 "move {text:?}: the game is over ({} by {})",
@@ -713,14 +725,18 @@ fn keys_from(keys: &[u64]) -> PyResult<Vec<alq_engine::Position>> {
 type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
 
 /// The legal actions of many positions at once, given as packed keys
-/// (uint64, see `Position.key`): returns `(offsets, actions)`, where the
+/// (uint64, see `Position.key`; any integer array or list is converted): returns `(offsets, actions)`, where the
 /// actions of position i are `actions[offsets[i]:offsets[i + 1]]`
 /// (generation order). Runs without the GIL.
 #[pyfunction]
 #[pyo3(signature = (keys, rules = "brainking"))]
-fn legal_actions_batch<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, u64>, rules: &str) -> PyResult<Csr<'py>> {
+fn legal_actions_batch<'py>(
+    py: Python<'py>,
+    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
+    rules: &str,
+) -> PyResult<Csr<'py>> {
     let rules = rules_from(rules)?;
-    let positions = keys_from(keys.as_slice()?)?;
+    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
     let (offsets, actions) = py.detach(move || {
         let index = ActionIndex::of(rules);
         let mut offsets = Vec::with_capacity(positions.len() + 1);
@@ -744,13 +760,13 @@ fn legal_actions_batch<'py>(py: Python<'py>, keys: PyReadonlyArray1<'py, u64>, r
 #[pyo3(signature = (keys, actions, rules = "brainking"))]
 fn play_batch<'py>(
     py: Python<'py>,
-    keys: PyReadonlyArray1<'py, u64>,
-    actions: PyReadonlyArray1<'py, i32>,
+    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
+    actions: PyArrayLike1<'py, i32, AllowTypeChange>,
     rules: &str,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let rules = rules_from(rules)?;
-    let positions = keys_from(keys.as_slice()?)?;
-    let actions = actions.as_slice()?.to_vec();
+    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
+    let actions: Vec<i32> = actions.as_array().iter().copied().collect();
     if actions.len() != positions.len() {
         return Err(ActionError::new_err(format!(
             "{} keys but {} actions: give one action per position",

@@ -195,7 +195,13 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn build(eval: &str, tb: Option<&str>, threads: usize, hash: usize, rules: RuleSet) -> PyResult<Engine> {
+    fn build(
+        eval: &str,
+        tb: Option<&std::path::Path>,
+        threads: usize,
+        hash: usize,
+        rules: RuleSet,
+    ) -> PyResult<Engine> {
         let spec = EvalSpec::parse(eval).map_err(|e| EvalError::new_err(e.to_string()))?;
         spec.check_rules(rules).map_err(|e| RulesError::new_err(format!("evaluator {eval}: {e}")))?;
         let mut searcher = Searcher::new(spec.build(), SearchConfig { hash_mb: hash.max(1) });
@@ -205,7 +211,8 @@ impl Engine {
         searcher.set_threads(threads);
         let mut description = spec.describe();
         if let Some(dir) = tb {
-            let tables = TablesSpec::open(dir).map_err(|e| TablebaseError::new_err(e.to_string()))?;
+            let dir = dir.to_string_lossy();
+            let tables = TablesSpec::open(&dir).map_err(|e| TablebaseError::new_err(e.to_string()))?;
             tables.check_rules(rules).map_err(|e| RulesError::new_err(e.to_string()))?;
             description.push_str(&format!(" tb {dir} (≤ {} pieces)", tables.max_pieces()));
             searcher.set_tables(Some(tables.tables));
@@ -213,48 +220,93 @@ impl Engine {
         Ok(Engine { searcher: Arc::new(Mutex::new(searcher)), rules, description })
     }
 
-    fn run(&self, py: Python<'_>, position: &Searchable<'_>, limits: Limits) -> PyResult<SearchResult> {
-        let game = position.game(self.rules)?;
-        let searcher = Arc::clone(&self.searcher);
-        let result = py.detach(move || {
-            let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            s.search(&game, limits, |_| {})
-        });
-        Ok(result_of(&result, self.rules))
-    }
-
     fn start(&self, position: &Searchable<'_>, limits: Limits) -> PyResult<Analysis> {
         let game = position.game(self.rules)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(over) = finished(&game) {
+            return Ok(Analysis {
+                rx: Mutex::new(None),
+                stop,
+                worker: Mutex::new(None),
+                result: Arc::new(Mutex::new(Some(over))),
+                ended: Arc::new(AtomicBool::new(true)),
+                rules: self.rules,
+            });
+        }
         let searcher = Arc::clone(&self.searcher);
         let (tx, rx) = mpsc::channel();
-        let stop = Arc::new(AtomicBool::new(false));
         let flag = Arc::clone(&stop);
+        let result = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&result);
+        let ended = Arc::new(AtomicBool::new(false));
+        let guard = Ended(Arc::clone(&ended));
         let rules = self.rules;
         let worker = std::thread::spawn(move || {
+            let _guard = guard;
             let mut s = searcher.lock().unwrap_or_else(|e| e.into_inner());
             s.set_stop_flag(Some(flag));
-            let result = s.search(&game, limits, |it| {
+            let r = s.search(&game, limits, |it| {
                 let _ = tx.send(info_of(it, rules));
             });
             s.set_stop_flag(None);
-            result
+            // The result is in place before the channel closes, so whoever
+            // sees the iterations end finds it.
+            *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
+            drop(tx);
         });
-        Ok(Analysis {
-            rx: Mutex::new(Some(rx)),
-            stop,
-            worker: Mutex::new(Some(worker)),
-            result: Mutex::new(None),
-            rules,
-        })
+        Ok(Analysis { rx: Mutex::new(Some(rx)), stop, worker: Mutex::new(Some(worker)), result, ended, rules })
     }
+
+    /// Searches on a worker thread and waits for it with the GIL released,
+    /// checking for Ctrl-C (KeyboardInterrupt stops the search).
+    fn run(&self, py: Python<'_>, position: &Searchable<'_>, limits: Limits) -> PyResult<SearchResult> {
+        let analysis = self.start(position, limits)?;
+        while analysis.__next__(py)?.is_some() {}
+        analysis.finish(py);
+        analysis.result().ok_or_else(|| pyo3::exceptions::PyRuntimeError::new_err("the search ended without a result"))
+    }
+}
+
+/// Marks the worker's end, however it ends.
+struct Ended(Arc<AtomicBool>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// The result of searching a finished game: no move, the game's value.
+fn finished(game: &EngineGame) -> Option<alq_engine::SearchResult> {
+    let outcome = game.outcome()?;
+    let score = match outcome.winner {
+        None => Score::Draw,
+        Some(_) => Score::Loss(0),
+    };
+    let r = alq_engine::SearchResult {
+        best: None,
+        score,
+        depth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: Vec::new(),
+        tb_hits: 0,
+    };
+    Some(r)
 }
 
 #[pymethods]
 impl Engine {
     #[new]
     #[pyo3(signature = (*, eval = "nn", tb = None, threads = 1, hash = 64, rules = "brainking"))]
-    fn py_new(eval: &str, tb: Option<&str>, threads: usize, hash: usize, rules: &str) -> PyResult<Engine> {
-        Engine::build(eval, tb, threads, hash, rules_from(rules)?)
+    fn py_new(
+        eval: &str,
+        tb: Option<std::path::PathBuf>,
+        threads: usize,
+        hash: usize,
+        rules: &str,
+    ) -> PyResult<Engine> {
+        Engine::build(eval, tb.as_deref(), threads, hash, rules_from(rules)?)
     }
 
     fn __repr__(&self) -> String {
@@ -312,8 +364,10 @@ impl Engine {
 pub struct Analysis {
     rx: Mutex<Option<Receiver<Info>>>,
     stop: Arc<AtomicBool>,
-    worker: Mutex<Option<JoinHandle<alq_engine::SearchResult>>>,
-    result: Mutex<Option<alq_engine::SearchResult>>,
+    worker: Mutex<Option<JoinHandle<()>>>,
+    result: Arc<Mutex<Option<alq_engine::SearchResult>>>,
+    /// Set when the worker has ended (also when it failed).
+    ended: Arc<AtomicBool>,
     rules: RuleSet,
 }
 
@@ -322,11 +376,15 @@ impl Analysis {
     fn finish(&self, py: Python<'_>) {
         let handle = self.worker.lock().unwrap_or_else(|e| e.into_inner()).take();
         if let Some(handle) = handle {
-            let result = py.detach(move || handle.join());
-            if let Ok(r) = result {
-                *self.result.lock().unwrap_or_else(|e| e.into_inner()) = Some(r);
-            }
+            let _ = py.detach(move || handle.join());
         }
+        // Another thread may be joining the worker: wait for the result.
+        py.detach(|| {
+            while self.result.lock().unwrap_or_else(|e| e.into_inner()).is_none() && !self.ended.load(Ordering::SeqCst)
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        });
         self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 }
@@ -391,14 +449,14 @@ fn search(
     depth: Option<u32>,
     movetime: Option<f64>,
     eval: &str,
-    tb: Option<&str>,
+    tb: Option<std::path::PathBuf>,
     threads: usize,
     hash: usize,
     rules: Option<&str>,
 ) -> PyResult<SearchResult> {
     let rules = rules_of(&position, rules)?;
     let limits = limits(nodes, depth, movetime)?;
-    Engine::build(eval, tb, threads, hash, rules)?.run(py, &position, limits)
+    Engine::build(eval, tb.as_deref(), threads, hash, rules)?.run(py, &position, limits)
 }
 
 /// An analysis with a fresh engine (see `Engine.analyze`).
@@ -411,14 +469,14 @@ fn analyze(
     depth: Option<u32>,
     movetime: Option<f64>,
     eval: &str,
-    tb: Option<&str>,
+    tb: Option<std::path::PathBuf>,
     threads: usize,
     hash: usize,
     rules: Option<&str>,
 ) -> PyResult<Analysis> {
     let rules = rules_of(&position, rules)?;
     let limits = limits(nodes, depth, movetime)?;
-    Engine::build(eval, tb, threads, hash, rules)?.start(&position, limits)
+    Engine::build(eval, tb.as_deref(), threads, hash, rules)?.start(&position, limits)
 }
 
 /// The rule set: given, or the position's / game's own.

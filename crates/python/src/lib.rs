@@ -16,6 +16,11 @@ use pyo3::prelude::*;
 
 use alq_engine::RuleSet;
 
+// The allocator the CLI uses, so that searches from Python run at the CLI's
+// speed (the search allocates its principal variations and move lists).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod board;
 mod engine;
 mod records;

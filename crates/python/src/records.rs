@@ -2,7 +2,7 @@
 //! numpy arrays, and appending games a user's bot played.
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2};
@@ -11,9 +11,10 @@ use pyo3::types::PyDict;
 
 use alq_engine::{EndgameTables, RuleSet, INPUTS};
 use alq_records::{blend, is_validation, GameRecord, RecordReader, RecordWriter, ReplayedGame, SampleOptions, Samples};
+use rayon::prelude::*;
 
 use crate::board::{Game, Position};
-use crate::tables::Tablebase;
+use crate::tables::TablesArg;
 use crate::{rules_from, RecordError, RulesError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -273,7 +274,7 @@ fn samples<'py>(
     py: Python<'py>,
     paths: Paths,
     rules: &str,
-    tb: Option<PyRef<'py, Tablebase>>,
+    tb: Option<TablesArg<'py>>,
     result_weight: f32,
     skip_opening: bool,
     skip_forced_captures: bool,
@@ -299,9 +300,12 @@ fn samples<'py>(
     if part.is_some() && !(validation_fraction > 0.0 && validation_fraction < 1.0) {
         return Err(pyo3::exceptions::PyValueError::new_err("validation_fraction must be strictly between 0 and 1"));
     }
-    let tables: Option<std::sync::Arc<dyn EndgameTables>> = match tb {
+    // Whether a game is kept by `part` (None: every game).
+    let part_of =
+        move |record: &GameRecord| part.map(|validation| is_validation(record, validation_fraction) == validation);
+    let tables: Option<Arc<dyn EndgameTables>> = match tb {
         Some(t) => {
-            let tables = t.shared();
+            let tables = t.open(py)? as Arc<dyn EndgameTables>;
             if tables.rules() != rules {
                 return Err(RulesError::new_err(format!(
                     "the tables were built for the {} rules, the samples are read under {}",
@@ -315,25 +319,53 @@ fn samples<'py>(
     };
     let files = paths.into_vec();
     let collected = py.detach(move || -> Result<Columns, alq_records::RecordError> {
-        let mut samples = Samples::new(SampleOptions { skip_opening, skip_forced_captures, dedup: false });
+        let options = SampleOptions { skip_opening, skip_forced_captures, dedup: false };
+        let tables = tables.as_deref();
         let mut c = Columns::default();
         for file in &files {
-            for game in RecordReader::open(file)?.expecting(rules) {
-                let game = game?;
-                if part.is_some_and(|validation| is_validation(&game.record, validation_fraction) != validation) {
-                    continue;
+            // Rows are read in order and replayed in parallel, a chunk at a
+            // time; the samples keep the file's order.
+            let mut reader = RecordReader::open(file)?;
+            loop {
+                let mut chunk = Vec::with_capacity(CHUNK);
+                while chunk.len() < CHUNK {
+                    match reader.next_record() {
+                        Some(row) => chunk.push(row?),
+                        None => break,
+                    }
                 }
-                for s in samples.of_game(&game) {
-                    let (result, score) = s.training_values(tables.as_deref());
-                    c.features.extend_from_slice(&alq_engine::features(&s.position));
-                    c.results.push(result);
-                    c.scores.push(score);
-                    c.targets.push(blend(result, score, result_weight));
-                    c.plies.push(s.ply);
-                    c.game_ids.push(s.game_id);
-                    c.exact.push(
-                        tables.as_deref().is_some_and(|t| alq_records::exact_target(Some(t), &s.position).is_some()),
-                    );
+                if chunk.is_empty() {
+                    break;
+                }
+                let parts: Vec<Result<Columns, alq_records::RecordError>> = chunk
+                    .par_iter()
+                    .map(|(line, record)| {
+                        let mut part = Columns::default();
+                        if part_of(record).is_some_and(|keep| !keep) {
+                            return Ok(part);
+                        }
+                        let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(|problem| {
+                            alq_records::RecordError::Bad {
+                                file: file.clone(),
+                                line: *line,
+                                problem: format!("game {}: {problem}", record.id),
+                            }
+                        })?;
+                        for s in Samples::new(options).of_game(&game) {
+                            let (result, score) = s.training_values(tables);
+                            part.features.extend_from_slice(&alq_engine::features(&s.position));
+                            part.results.push(result);
+                            part.scores.push(score);
+                            part.targets.push(blend(result, score, result_weight));
+                            part.plies.push(s.ply);
+                            part.game_ids.push(s.game_id);
+                            part.exact.push(alq_records::exact_target(tables, &s.position).is_some());
+                        }
+                        Ok(part)
+                    })
+                    .collect();
+                for part in parts {
+                    c.append(part?);
                 }
             }
         }
@@ -354,6 +386,9 @@ fn samples<'py>(
     Ok(out)
 }
 
+/// Games replayed in parallel at a time by `samples`.
+const CHUNK: usize = 512;
+
 #[derive(Default)]
 struct Columns {
     features: Vec<f32>,
@@ -363,4 +398,16 @@ struct Columns {
     plies: Vec<u32>,
     game_ids: Vec<u64>,
     exact: Vec<bool>,
+}
+
+impl Columns {
+    fn append(&mut self, mut other: Columns) {
+        self.features.append(&mut other.features);
+        self.results.append(&mut other.results);
+        self.scores.append(&mut other.scores);
+        self.targets.append(&mut other.targets);
+        self.plies.append(&mut other.plies);
+        self.game_ids.append(&mut other.game_ids);
+        self.exact.append(&mut other.exact);
+    }
 }

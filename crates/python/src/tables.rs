@@ -83,10 +83,6 @@ pub struct Tablebase {
 }
 
 impl Tablebase {
-    pub(crate) fn shared(&self) -> Arc<dyn alq_engine::EndgameTables> {
-        Arc::clone(&self.tb) as Arc<dyn alq_engine::EndgameTables>
-    }
-
     fn check(&self, position: &Position) -> PyResult<()> {
         expect_rules(&self.tb, position.rules)?;
         let pieces = position.pos.occupied().count();
@@ -204,6 +200,24 @@ impl Tablebase {
     }
 }
 
+/// Tables given as a `Tablebase` or as the folder's path.
+#[derive(FromPyObject)]
+pub(crate) enum TablesArg<'py> {
+    #[pyo3(transparent, annotation = "Tablebase")]
+    Opened(PyRef<'py, Tablebase>),
+    #[pyo3(transparent, annotation = "str | os.PathLike")]
+    Dir(std::path::PathBuf),
+}
+
+impl TablesArg<'_> {
+    pub(crate) fn open(self, py: Python<'_>) -> PyResult<Arc<Tables>> {
+        match self {
+            TablesArg::Opened(t) => Ok(Arc::clone(&t.tb)),
+            TablesArg::Dir(dir) => Ok(Tablebase::py_new(py, dir, None)?.tb),
+        }
+    }
+}
+
 /// What the exact solver proved (`alq solve`'s output as fields).
 #[pyclass(frozen, get_all, module = "alquerque_lab")]
 pub struct SolveResult {
@@ -245,11 +259,11 @@ fn solve(
     position: PyRef<'_, Position>,
     nodes: Option<u64>,
     movetime: Option<f64>,
-    tb: Option<PyRef<'_, Tablebase>>,
+    tb: Option<TablesArg<'_>>,
     hash: usize,
 ) -> PyResult<SolveResult> {
     let rules: RuleSet = position.rules;
-    let tables = tb.map(|t| Arc::clone(&t.tb));
+    let tables = tb.map(|t| t.open(py)).transpose()?;
     if let Some(t) = &tables {
         expect_rules(t, rules)?;
     }

@@ -95,3 +95,41 @@ def test_engine_errors():
     # The shipped network is BrainKing's: refused under the classic rules.
     with pytest.raises(aq.RulesError, match="brainking"):
         aq.Engine(eval="nn", rules="classic")
+
+
+def test_a_finished_game_has_no_best_move():
+    g = aq.Game(max_plies=2)
+    g.push("c2-c3")
+    g.push("c4xc2")
+    r = aq.Engine(eval="hce").search(g, nodes=100)
+    assert r.best_move is None and r.score == "draw" and r.nodes == 0
+    lost = aq.Game("...../...../...../...../W.... b")
+    assert aq.search(lost, depth=3, eval="hce").score == "loss 0"
+
+
+def test_stop_from_another_thread_keeps_the_result():
+    engine = aq.Engine(eval="hce")
+    for _ in range(20):
+        analysis = engine.analyze(aq.Position(), depth=60)
+        seen = {}
+
+        def consume():
+            for _ in analysis:
+                pass
+            seen["result"] = analysis.result
+
+        t = threading.Thread(target=consume)
+        t.start()
+        time.sleep(0.005)
+        analysis.stop()
+        t.join()
+        assert seen["result"] is not None and seen["result"].best_move is not None
+
+
+def test_tables_as_a_path_or_an_object(tables_dir):
+    from pathlib import Path
+
+    p = aq.Position(".B.../....W/...../...../W.B.. w")
+    by_path = aq.search(p, depth=4, tb=Path(tables_dir))
+    assert by_path.score_kind == "win"
+    assert aq.solve(p, nodes=100000, tb=str(tables_dir)).value == aq.solve(p, nodes=100000, tb=aq.Tablebase(tables_dir)).value

@@ -68,3 +68,16 @@ def test_every_error_is_a_value_error():
     for cls in (aq.PositionError, aq.MoveError, aq.ActionError, aq.RulesError, aq.RecordError,
                 aq.TablebaseError, aq.EvalError, aq.SolveError):
         assert issubclass(cls, aq.AlquerqueError) and issubclass(cls, ValueError)
+
+
+def test_bools_are_not_moves_and_batches_take_any_integer_arrays():
+    import numpy as np
+
+    with pytest.raises(TypeError, match="not a move"):
+        aq.Position().push(True)
+    p = aq.Position()
+    offsets, actions = aq.legal_actions_batch([p.key])
+    assert sorted(actions.tolist()) == p.legal_actions()
+    after = aq.play_batch(np.array([p.key], dtype=np.int64), [p.legal_actions()[0]])
+    assert aq.Position.from_key(int(after[0])) == p.push(p.legal_actions()[0])
+    assert "_position_with" not in aq._core.__all__
