@@ -326,44 +326,49 @@ fn samples<'py>(
             // Rows are read in order and replayed in parallel, a chunk at a
             // time; the samples keep the file's order.
             let mut reader = RecordReader::open(file)?;
+            let mut next = reader.read_chunk(CHUNK);
             loop {
-                let mut chunk = Vec::with_capacity(CHUNK);
-                while chunk.len() < CHUNK {
-                    match reader.next_record() {
-                        Some(row) => chunk.push(row?),
-                        None => break,
-                    }
-                }
+                let chunk = next?;
                 if chunk.is_empty() {
                     break;
                 }
-                let parts: Vec<Result<Columns, alq_records::RecordError>> = chunk
-                    .par_iter()
-                    .map(|(line, record)| {
-                        let mut part = Columns::default();
-                        if part_of(record).is_some_and(|keep| !keep) {
-                            return Ok(part);
-                        }
-                        let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(|problem| {
-                            alq_records::RecordError::Bad {
-                                file: file.clone(),
-                                line: *line,
-                                problem: format!("game {}: {problem}", record.id),
-                            }
-                        })?;
-                        for s in Samples::new(options).of_game(&game) {
-                            let (result, score) = s.training_values(tables);
-                            part.features.extend_from_slice(&alq_engine::features(&s.position));
-                            part.results.push(result);
-                            part.scores.push(score);
-                            part.targets.push(blend(result, score, result_weight));
-                            part.plies.push(s.ply);
-                            part.game_ids.push(s.game_id);
-                            part.exact.push(alq_records::exact_target(tables, &s.position).is_some());
-                        }
-                        Ok(part)
-                    })
-                    .collect();
+                // Read the next chunk while this one is replayed.
+                let (following, parts) = rayon::join(
+                    || reader.read_chunk(CHUNK),
+                    || {
+                        // Games in runs of 32 per task: few, large allocations.
+                        chunk
+                            .par_chunks(32)
+                            .map(|games| -> Result<Columns, alq_records::RecordError> {
+                                let mut part = Columns::with_capacity(games.len() * 40);
+                                for (line, record) in games {
+                                    if part_of(record).is_some_and(|keep| !keep) {
+                                        continue;
+                                    }
+                                    let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(
+                                        |problem| alq_records::RecordError::Bad {
+                                            file: file.clone(),
+                                            line: *line,
+                                            problem: format!("game {}: {problem}", record.id),
+                                        },
+                                    )?;
+                                    for s in Samples::new(options).of_game(&game) {
+                                        let (result, score) = s.training_values(tables);
+                                        part.features.extend_from_slice(&alq_engine::features(&s.position));
+                                        part.results.push(result);
+                                        part.scores.push(score);
+                                        part.targets.push(blend(result, score, result_weight));
+                                        part.plies.push(s.ply);
+                                        part.game_ids.push(s.game_id);
+                                        part.exact.push(alq_records::exact_target(tables, &s.position).is_some());
+                                    }
+                                }
+                                Ok(part)
+                            })
+                            .collect::<Vec<_>>()
+                    },
+                );
+                next = following;
                 for part in parts {
                     c.append(part?);
                 }
@@ -401,6 +406,18 @@ struct Columns {
 }
 
 impl Columns {
+    fn with_capacity(rows: usize) -> Columns {
+        Columns {
+            features: Vec::with_capacity(rows * INPUTS),
+            results: Vec::with_capacity(rows),
+            scores: Vec::with_capacity(rows),
+            targets: Vec::with_capacity(rows),
+            plies: Vec::with_capacity(rows),
+            game_ids: Vec::with_capacity(rows),
+            exact: Vec::with_capacity(rows),
+        }
+    }
+
     fn append(&mut self, mut other: Columns) {
         self.features.append(&mut other.features);
         self.results.append(&mut other.results);

@@ -54,6 +54,8 @@ pub struct RecordReader {
     finished: bool,
     /// The rule set every game must have been played under, when checked.
     rules: Option<alq_engine::RuleSet>,
+    /// The header row, read once.
+    headers: Option<csv::StringRecord>,
 }
 
 impl RecordReader {
@@ -74,7 +76,8 @@ impl RecordReader {
                 })
             }
         };
-        Ok(RecordReader { file: path.to_path_buf(), reader, header_error, finished: false, rules: None })
+        let headers = reader.headers().ok().cloned();
+        Ok(RecordReader { file: path.to_path_buf(), reader, header_error, finished: false, rules: None, headers })
     }
 
     /// Refuses, as a bad row, every game played under other rules than
@@ -103,14 +106,33 @@ impl RecordReader {
             }
             Ok(true) => {
                 let line = row.position().map_or(0, |p| p.line());
-                let headers = self.reader.headers().ok().cloned();
-                Some(row.deserialize::<GameRecord>(headers.as_ref()).map(|r| (line, r)).map_err(|e| RecordError::Bad {
-                    file: self.file.clone(),
-                    line,
-                    problem: e.to_string(),
-                }))
+                Some(
+                    row.deserialize::<GameRecord>(self.headers.as_ref())
+                        .map(|r| (line, r))
+                        .map_err(|e| RecordError::Bad { file: self.file.clone(), line, problem: e.to_string() }),
+                )
             }
         }
+    }
+}
+
+impl RecordReader {
+    /// Up to `n` rows, unreplayed, with their line numbers (fewer at the end
+    /// of the file; none after it): for readers that replay in parallel.
+    pub fn read_chunk(&mut self, n: usize) -> Result<Vec<(u64, GameRecord)>, RecordError> {
+        let mut chunk = Vec::with_capacity(n);
+        while chunk.len() < n {
+            match self.next_record() {
+                Some(row) => chunk.push(row?),
+                None => break,
+            }
+        }
+        Ok(chunk)
+    }
+
+    /// The file being read.
+    pub fn file(&self) -> &Path {
+        &self.file
     }
 }
 
