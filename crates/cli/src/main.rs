@@ -25,6 +25,7 @@ mod progress;
 mod records;
 mod report;
 mod selfplay;
+mod serve;
 mod solve;
 mod study;
 mod tb;
@@ -88,6 +89,16 @@ enum Command {
     /// Endgame tablebases: build, probe, stats, verify.
     #[command(subcommand)]
     Tb(tb::TbCommand),
+    /// The opening explorer in the browser: index games, then serve a page and a JSON API.
+    ///
+    /// Indexes every position the games reach (up to --max-plies) with the
+    /// games through it and per move played there (White wins, draws, Black
+    /// wins, average length), then serves http://BIND:PORT/: a board to click
+    /// through, the moves table with the engine's scores and exact values
+    /// (tables, proofs, book), and the API /api/explorer, /api/eval (search
+    /// iterations as server-sent events) and /api/tablebase. See
+    /// docs/explorer.md.
+    Serve(serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -105,6 +116,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::perft(args),
         Command::Bench(args) => bench::bench(args),
         Command::Analyze(args) => analyze::analyze(args),
+        Command::Serve(args) => serve::run(args),
         Command::Match(args) => matchcmd::run(args),
         Command::Play(args) => play::play(args),
         Command::Engine(args) => engine::run(args),

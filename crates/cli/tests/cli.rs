@@ -30,6 +30,10 @@ fn bad_input_exits_with_2_and_a_message() {
         &["perft"],
         &["perft", "--depth", "3", "--threads", "0"],
         &["frobnicate"],
+        &["serve", "--games", "no-such-games.csv", "--port", "0"],
+        &["serve", "--games", "Cargo.toml", "--port", "0", "--eval", "none"],
+        &["serve", "--games", "x.csv", "--eval", "nope"],
+        &["serve", "--games", "x.csv", "--max-plies", "0"],
     ] {
         let out = alq(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
