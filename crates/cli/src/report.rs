@@ -34,6 +34,10 @@ pub struct ReportArgs {
     /// unless the book or the tables give an exact value.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
+    /// The opening explorer's address (`alq serve`, e.g.
+    /// http://127.0.0.1:8080/): the page links each first move to it.
+    #[arg(long, value_name = "URL")]
+    explorer: Option<String>,
     /// Worker threads for replaying games (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -79,6 +83,14 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         }
         report = report.with_study(study);
     }
+    if let Some(url) = &args.explorer {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
+            anyhow::bail!(
+                "--explorer {url:?}: expected an http:// or https:// address, such as http://127.0.0.1:8080/"
+            );
+        }
+        report = report.with_explorer(url);
+    }
     report.write(&args.out)?;
     eprintln!(
         "{} games from {} file(s) in {:.1} s; report in {}",
@@ -87,19 +99,33 @@ pub fn report(args: ReportArgs) -> anyhow::Result<()> {
         started.elapsed().as_secs_f64(),
         args.out.join("report.html").display()
     );
+    // Totals pool every pairing: counts only. White's score is per pairing
+    // (players of one strength), never pooled across strengths.
     for (kind, s) in [("from_start", &report.from_start), ("randomised", &report.randomised)] {
         let g = &s.results;
         println!(
-            "{kind} games {} white_wins {} black_wins {} draws {} unfinished {} white_score {:.4} [{:.4}, {:.4}]",
+            "{kind} games {} white_wins {} black_wins {} draws {} unfinished {} pairings {}",
             g.games,
             g.white_wins,
             g.black_wins,
             g.draws,
             g.unfinished,
-            g.white_score,
-            g.rates.white_score.ci95[0],
-            g.rates.white_score.ci95[1]
+            s.pairings.len()
         );
+        for p in &s.pairings {
+            let r = &p.results;
+            println!(
+                "{kind} pairing {} games {} white_wins {} black_wins {} draws {} white_score {:.4} [{:.4}, {:.4}]",
+                p.label().replace(' ', "_"),
+                r.games,
+                r.white_wins,
+                r.black_wins,
+                r.draws,
+                r.white_score,
+                r.rates.white_score.ci95[0],
+                r.rates.white_score.ci95[1]
+            );
+        }
     }
     println!("{}", report.headline);
     Ok(())

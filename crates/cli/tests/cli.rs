@@ -249,6 +249,24 @@ fn report_and_openings_write_their_files() {
     let text = stdout(&run);
     assert!(text.starts_with("from_start games 0 ") && text.contains("\nrandomised games 40 "), "{text}");
     assert!(text.contains("No game in this report was played from the standard start"), "{text}");
+    // With the explorer's address, the first moves link to it; a bad address is refused.
+    let linked = dir.join("linked");
+    let games = ["../report/tests/data/selfplay.csv", "../report/tests/data/match.csv"];
+    let run = alq(&[
+        "report",
+        "--games",
+        games[0],
+        games[1],
+        "--out",
+        linked.to_str().unwrap(),
+        "--quiet",
+        "--explorer",
+        "http://127.0.0.1:8080/",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let bad =
+        alq(&["report", "--games", games[0], "--out", linked.to_str().unwrap(), "--quiet", "--explorer", "localhost"]);
+    assert_eq!(bad.status.code(), Some(2));
     for name in ["summary.json", "openings.csv", "report.html", "report.md", "game_length.svg"] {
         assert!(out.join(name).exists(), "{name}");
     }
@@ -320,7 +338,7 @@ fn pipeline_runs_resumes_and_protects_its_folder() {
     assert!(std::fs::read_to_string(out.join("summary.md")).unwrap().contains("White / draw / Black"));
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("report/summary.json")).unwrap()).unwrap();
-    assert_eq!(report["from_start"]["games"], 12, "the start games are the report's games from the start");
+    assert_eq!(report["from_start"]["totals"]["games"], 12, "the start games are the report's games from the start");
     let before = std::fs::read(out.join("gen-001/games.csv")).unwrap();
     // Resuming a finished run changes nothing; without --resume it is refused.
     let again =
@@ -409,15 +427,33 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
         "--out",
         report.to_str().unwrap(),
         "--quiet",
+        "--explorer",
+        "http://127.0.0.1:8080/",
     ]);
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
     let html = std::fs::read_to_string(report.join("report.html")).unwrap();
     assert!(html.contains("White's advantage by playing strength") && report.join("strength.svg").exists());
+    assert!(
+        html.contains("<a href=\"http://127.0.0.1:8080/?moves=c2-c3\">c2-c3</a>"),
+        "first moves link to the explorer"
+    );
+    // The strength plot's axis stops at 1 and its legend sits below the chart.
+    let svg = std::fs::read_to_string(report.join("strength.svg")).unwrap();
+    let labels: Vec<&str> = svg.lines().map(str::trim).collect();
+    assert!(labels.contains(&"1.0") && !labels.contains(&"1.2") && !labels.contains(&"1.4"), "the axis ends at 1.0");
+    assert!(!html.contains("developer guide") && html.contains("BrainKing.com, the game statistics page"));
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     // Games from the start (every rung's own) apart from those with a fixed first move.
-    assert_eq!(summary["from_start"]["games"], 10 + 6 + 6);
-    assert_eq!(summary["randomised"]["games"], 3 * 4 * 2);
+    assert_eq!(summary["from_start"]["totals"]["games"], 10 + 6 + 6);
+    assert_eq!(summary["randomised"]["totals"]["games"], 3 * 4 * 2);
+    // No White's score pooled across strengths: per pairing only.
+    assert!(summary["from_start"]["totals"].get("white_score").is_none(), "{}", summary["from_start"]);
+    assert!(summary["from_start"]["pairings"].as_array().unwrap().iter().all(|p| p["white_score"].is_number()));
+    let printed = stdout(&run);
+    let pooled = printed.lines().find(|l| l.starts_with("from_start games ")).unwrap();
+    assert!(!pooled.contains("white_score"), "{printed}");
+    assert_eq!(printed.lines().filter(|l| l.starts_with("from_start pairing ")).count(), 3, "{printed}");
     assert_eq!(summary["human_comparison"].as_array().unwrap().len(), 3);
 
     // With the shipped proofs: the start's and the first moves' proven values.

@@ -52,7 +52,9 @@ impl Running {
 
 /// Starts serving `explorer` on `addr` with `threads` workers.
 pub fn start(explorer: Arc<Explorer>, addr: &str, threads: usize) -> Result<Running, String> {
-    let server = Server::http(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    let listener = std::net::TcpListener::bind(addr).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+    no_delay(&listener);
+    let server = Server::from_listener(listener, None).map_err(|e| format!("cannot listen on {addr}: {e}"))?;
     let addr = server.server_addr().to_ip().ok_or_else(|| format!("{addr} is not an IP address"))?;
     let server = Arc::new(server);
     let stopping = Arc::new(AtomicBool::new(false));
@@ -70,6 +72,30 @@ pub fn start(explorer: Arc<Explorer>, addr: &str, threads: usize) -> Result<Runn
         })
         .collect();
     Ok(Running { server, workers, stopping, addr })
+}
+
+/// Sets TCP_NODELAY on the listening socket; Linux passes it on to every
+/// accepted connection. tiny_http writes a response in 1 KiB pieces, and
+/// without it Nagle's algorithm holds the second piece until the client's
+/// delayed acknowledgement (40 ms) on a kept-alive connection.
+fn no_delay(listener: &std::net::TcpListener) {
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsRawFd;
+        let on: libc::c_int = 1;
+        // SAFETY: a valid socket descriptor and a c_int option of its size.
+        unsafe {
+            libc::setsockopt(
+                listener.as_raw_fd(),
+                libc::IPPROTO_TCP,
+                libc::TCP_NODELAY,
+                (&on as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            );
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = listener;
 }
 
 fn header(name: &str, value: &str) -> Header {

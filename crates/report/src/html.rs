@@ -15,6 +15,15 @@ fn esc_name(text: &str) -> String {
     esc(text).replace('@', "<wbr>@").replace(',', ",<wbr>")
 }
 
+/// A first move, linked to the explorer's page for it when the report has
+/// an explorer address.
+fn move_link(report: &Report, mv: &str) -> String {
+    match &report.explorer {
+        Some(url) => format!("<a href=\"{}?moves={}\">{}</a>", esc(url), esc(mv), esc(mv)),
+        None => esc(mv),
+    }
+}
+
 fn pct(x: f64) -> String {
     format!("{:.2} %", 100.0 * x)
 }
@@ -284,7 +293,7 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
                 h,
                 "<tr><td>P{}</td><td>{}</td><td>{}</td>{}<td>{}</td></tr>",
                 report.pairing_number(m),
-                esc(&m.first_move),
+                move_link(report, &m.first_move),
                 pct(m.share),
                 group_cells(&m.results),
                 esc(m.exact_value.as_deref().unwrap_or("not yet known"))

@@ -50,9 +50,9 @@ pub const BRAINKING_WHITE_WINS: u64 = 4_781;
 pub const BRAINKING_BLACK_WINS: u64 = 3_463;
 pub const BRAINKING_DRAWS: u64 = 182;
 /// Where the reference figures come from.
-pub const BRAINKING_SOURCE: &str = "BrainKing.com game statistics for Alquerque (all rated and unrated games on the \
-    server): White 4,781 wins, Black 3,463 wins, 182 draws of 8,426 games (56.74 % / 41.09 % / 2.15 %), as quoted \
-    in this project's developer guide";
+pub const BRAINKING_SOURCE: &str = "BrainKing.com, the game statistics page of Alquerque (brainking.com; all \
+    games played on the server): White 4,781 wins, Black 3,463 wins, 182 draws of 8,426 games (56.74 % / 41.09 % / \
+    2.15 %)";
 
 /// Exact values known for opening lines (line -> e.g. `win 23`), from
 /// tablebases or a solver; empty until those exist.
@@ -215,9 +215,13 @@ pub struct FirstMove {
 }
 
 /// One kind of games: totals, terminations and pairings.
+///
+/// The totals pool every pairing, so they are written as counts only: a
+/// White's score over players of different strengths would mean nothing
+/// (White's score, with its interval, is per pairing).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SectionReport {
-    #[serde(flatten)]
+    #[serde(serialize_with = "counts_only", rename = "totals")]
     pub results: Group,
     pub terminations: BTreeMap<String, u64>,
     /// Games whose first moves were drawn among near-best moves.
@@ -225,6 +229,19 @@ pub struct SectionReport {
     /// Games from a position other than the standard start.
     pub other_starts: u64,
     pub pairings: Vec<Pairing>,
+}
+
+/// A pooled group as counts: games, results and average length, no score.
+fn counts_only<S: serde::Serializer>(g: &Group, s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeStruct;
+    let mut st = s.serialize_struct("Totals", 6)?;
+    st.serialize_field("games", &g.games)?;
+    st.serialize_field("white_wins", &g.white_wins)?;
+    st.serialize_field("black_wins", &g.black_wins)?;
+    st.serialize_field("draws", &g.draws)?;
+    st.serialize_field("unfinished", &g.unfinished)?;
+    st.serialize_field("average_plies", &g.average_plies)?;
+    st.end()
 }
 
 impl SectionReport {
@@ -293,6 +310,10 @@ pub struct Report {
     pub tree: Vec<Line>,
     #[serde(skip)]
     pub lengths: Vec<(u64, u64)>,
+    /// The opening explorer's address (`alq serve`), when given: the page
+    /// links each first move to it.
+    #[serde(skip)]
+    pub explorer: Option<String>,
 }
 
 /// The human reference as counts.
@@ -373,9 +394,17 @@ impl Report {
             study: None,
             tree: tree_section.tree.iter().map(|(l, node)| line(l, node)).collect(),
             lengths: c.searched.lengths.iter().map(|(&k, &v)| (k, v)).collect(),
+            explorer: None,
         };
         report.headline = report.make_headline();
         report
+    }
+
+    /// The same report linking its first moves to the explorer at `url`
+    /// (e.g. `http://127.0.0.1:8080/`).
+    pub fn with_explorer(mut self, url: &str) -> Report {
+        self.explorer = Some(url.to_string());
+        self
     }
 
     /// The same report with a study's strength curve (and a headline from

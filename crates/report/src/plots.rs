@@ -136,22 +136,29 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
         (lo, hi) = (2.0, 5.0);
     }
     let (x0, x1) = (lo.floor() - 0.3, hi.ceil() + 0.3);
+    // The legend gets a band of its own under the chart, so it never covers
+    // a line, and the axis stops at 1 (rates and scores).
+    let legend_rows = 4;
+    let legend_height = 24 + 18 * legend_rows;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + 80)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + legend_height)).into_drawing_area();
         root.fill(&WHITE).map_err(text_err)?;
-        let mut chart = ChartBuilder::on(&root)
+        let (upper, lower) = root.split_vertically(HEIGHT);
+        let mut chart = ChartBuilder::on(&upper)
             .caption("White's advantage by playing strength (games from the standard start)", ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(48)
             .y_label_area_size(56)
-            // Room above 1 for the legend, clear of the curves.
-            .build_cartesian_2d(x0..x1, 0f64..1.45f64)
+            .build_cartesian_2d(x0..x1, 0f64..1.0001f64)
             .map_err(text_err)?;
         chart
             .configure_mesh()
-            .y_labels(8)
-            .y_label_formatter(&|y| if *y <= 1.0 + 1e-9 { format!("{y:.1}") } else { String::new() })
+            .y_labels(6)
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .max_light_lines(1)
+            .light_line_style(BLACK.mix(0.04))
+            .bold_line_style(BLACK.mix(0.12))
             .x_desc("nodes per move (log scale)")
             .y_desc("rate / score")
             .x_labels(((x1 - x0).ceil() as usize + 1).max(2))
@@ -165,6 +172,7 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
             })
             .draw()
             .map_err(text_err)?;
+        let mut legend: Vec<(String, RGBAColor, u32)> = Vec::new();
         let references = [
             (Some(study.brainking.white_score), "BrainKing humans: White's score", RED),
             (
@@ -182,9 +190,8 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
             if let Some(y) = value {
                 chart
                     .draw_series(LineSeries::new(vec![(x0, y), (x1, y)], color.mix(0.6).stroke_width(1)))
-                    .map_err(text_err)?
-                    .label(name)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.mix(0.6)));
+                    .map_err(text_err)?;
+                legend.push((name.to_string(), color.mix(0.6), 1));
             }
         }
         let orange = RGBColor(230, 140, 0);
@@ -202,11 +209,8 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
             ];
             for (name, color, value) in metrics {
                 let pts: Vec<(f64, f64)> = rungs.iter().map(|r| (log(r), value(r))).collect();
-                chart
-                    .draw_series(LineSeries::new(pts.clone(), color.stroke_width(width)))
-                    .map_err(text_err)?
-                    .label(format!("{family}: {name}"))
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(width)));
+                chart.draw_series(LineSeries::new(pts.clone(), color.stroke_width(width))).map_err(text_err)?;
+                legend.push((format!("{family}: {name}"), color.to_rgba(), width));
                 if family == "nn" {
                     chart
                         .draw_series(pts.iter().map(|&p| TriangleMarker::new(p, 6, color.filled())))
@@ -222,14 +226,13 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
                 }))
                 .map_err(text_err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperMiddle)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .label_font(("sans-serif", 10))
-            .draw()
-            .map_err(text_err)?;
+        // The legend: three columns, row by row, in the band below.
+        let column = (WIDTH as i32 - 80) / 3;
+        for (i, (name, color, width)) in legend.iter().enumerate() {
+            let (x, y) = (40 + column * (i % 3) as i32, 14 + 18 * (i / 3) as i32);
+            lower.draw(&PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(*width))).map_err(text_err)?;
+            lower.draw(&Text::new(name.clone(), (x + 28, y - 6), ("sans-serif", 12))).map_err(text_err)?;
+        }
         root.present().map_err(text_err)?;
     }
     Ok(svg)
