@@ -82,9 +82,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.proofs {
         for (line, value) in crate::solve::read_proofs(dir, rules)? {
             let pos = replay(&line, rules).with_context(|| format!("a proven line of {}", dir.display()))?;
-            known
-                .exact
-                .insert(alq_explorer::index::key(&pos), (value.trim_end_matches(" (proof)").to_string(), "proof"));
+            if let Some(v) = side_to_move_view(value.trim_end_matches(" (proof)"), pos.side_to_move()) {
+                known.exact.insert(alq_explorer::index::key(&pos), (v.to_string(), "proof"));
+            }
         }
     }
     let started = Instant::now();
@@ -136,6 +136,18 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     running.join();
     eprintln!("stopped");
     Ok(())
+}
+
+/// A proof's outcome (`White wins`, `Black holds at least a draw`, …) from
+/// the side to move's view (`win`, `≥ draw`, …); `None` when nothing is proven.
+fn side_to_move_view(outcome: &str, to_move: alq_engine::Side) -> Option<&'static str> {
+    let mine = |side: &str| (side == "White") == (to_move == alq_engine::Side::White);
+    match outcome.split_once(' ') {
+        _ if outcome == "draw" => Some("draw"),
+        Some((side, "wins")) => Some(if mine(side) { "win" } else { "loss" }),
+        Some((side, "holds at least a draw")) => Some(if mine(side) { "≥ draw" } else { "≤ draw" }),
+        _ => None,
+    }
 }
 
 /// The position a line of moves reaches from the start.
@@ -193,4 +205,20 @@ fn read_book(path: &std::path::Path, known: &mut Known) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::side_to_move_view;
+    use alq_engine::Side;
+
+    #[test]
+    fn proof_outcomes_turn_to_the_side_to_move() {
+        assert_eq!(side_to_move_view("draw", Side::White), Some("draw"));
+        assert_eq!(side_to_move_view("Black wins", Side::Black), Some("win"));
+        assert_eq!(side_to_move_view("Black wins", Side::White), Some("loss"));
+        assert_eq!(side_to_move_view("White holds at least a draw", Side::White), Some("≥ draw"));
+        assert_eq!(side_to_move_view("White holds at least a draw", Side::Black), Some("≤ draw"));
+        assert_eq!(side_to_move_view("nothing proven", Side::White), None);
+    }
 }

@@ -328,9 +328,11 @@ fn mover_text(text: &str) -> String {
     };
     match exact {
         Some(e) => e.for_mover().to_string(),
-        None => match kind {
+        None => match text {
             "win" => "loss".to_string(),
             "loss" => "win".to_string(),
+            "≥ draw" => "≤ draw".to_string(),
+            "≤ draw" => "≥ draw".to_string(),
             other => other.to_string(),
         },
     }
