@@ -214,12 +214,27 @@ impl Engine {
     }
 
     /// Handles one input line; `false` on `quit`.
+    ///
+    /// Commands take effect in the order received, as Stockfish's do:
+    /// `isready` and `stop` are answered at once, but a command that needs
+    /// the running search to end (`position`, `go`, ...) waits for it and
+    /// everything after it waits behind it. `quit` ends the running search
+    /// (its best move is still printed) once the commands before it have
+    /// taken effect, and then exits.
     fn command(&mut self, line: &str) -> bool {
         let line = line.trim();
-        if self.running.is_some() && !self.deferred.is_empty() && first_word(line) != "quit" {
+        if self.running.is_some() && !self.deferred.is_empty() {
             // Keep the order: nothing overtakes a line already held back.
             self.deferred.push_back(line.to_string());
             return true;
+        }
+        if first_word(line) == "quit" && self.running.is_some() {
+            self.stop_search();
+            if self.running.is_some() {
+                // Its best move comes when it ends; then quit.
+                self.deferred.push_back(line.to_string());
+                return true;
+            }
         }
         self.execute(line)
     }
@@ -273,7 +288,16 @@ impl Engine {
     /// has to wait for a search they started; `false` on `quit`.
     fn run_deferred(&mut self) -> bool {
         while let Some(line) = self.deferred.front() {
-            if self.running.is_some() && waits_for_search(first_word(line)) {
+            let word = first_word(line);
+            if self.running.is_some() && (waits_for_search(word) || word == "quit") {
+                if word == "quit" {
+                    // Every command before it has taken effect: end the
+                    // search one of them started; its best move comes next.
+                    self.stop_search();
+                    if self.running.is_none() {
+                        continue;
+                    }
+                }
                 break;
             }
             let line = self.deferred.pop_front().unwrap_or_default();

@@ -73,3 +73,38 @@ fn the_classic_rules_start_with_the_handcrafted_evaluator() {
     let lines = session(RuleSet::Classic, "setoption name Eval value nn\n");
     assert!(lines.iter().any(|l| l.starts_with("info string error: option Eval")), "{lines:?}");
 }
+
+#[test]
+fn commands_take_effect_in_the_order_received_and_quit_comes_last() {
+    // Sent at once, as a match program or a pipe does (issue 29's exchange).
+    let lines = session(
+        RuleSet::BrainKing,
+        "uci\nisready\nucinewgame\nposition startpos moves c2-c3 c4xc2\ngo nodes 3000\n\
+         position startpos moves a1-a9\nisready\nposition fen B.B.B/.BBB./B.BWW/W.W.W/WW.WW w\ngo depth 6\nquit\n",
+    );
+    assert_eq!(lines.iter().filter(|l| *l == "readyok").count(), 2, "{lines:?}");
+    let best: Vec<usize> = (0..lines.len()).filter(|&i| lines[i].starts_with("bestmove ")).collect();
+    assert_eq!(best.len(), 2, "both searches print their best move: {lines:?}");
+    // The first search is White's after c2-c3 c4xc2; the illegal line is
+    // refused after it, and the second search is of the pasted position.
+    let after: Position = {
+        let start = Position::start();
+        let p = start.play(start.parse_move("c2-c3").unwrap());
+        p.play(p.parse_move("c4xc2").unwrap())
+    };
+    let first = lines[best[0]].strip_prefix("bestmove ").unwrap();
+    assert!(after.legal_moves().iter().any(|m| m.to_string() == first), "{lines:?}");
+    let refused =
+        lines.iter().position(|l| l.starts_with("info string error") && l.contains("a1-a9")).expect("refused");
+    assert!(best[0] < refused && refused < best[1], "{lines:?}");
+    let pasted: Position = "B.B.B/.BBB./B.BWW/W.W.W/WW.WW w".parse().unwrap();
+    let second = lines[best[1]].strip_prefix("bestmove ").unwrap();
+    assert!(pasted.legal_moves().iter().any(|m| m.to_string() == second), "{lines:?}");
+    assert_eq!(best[1], lines.len() - 1, "quit exits after the last best move: {lines:?}");
+}
+
+#[test]
+fn quit_during_a_search_still_prints_its_best_move() {
+    let lines = session(RuleSet::BrainKing, "setoption name Eval value hce\ngo depth 60\nquit\n");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("bestmove ")).count(), 1, "{lines:?}");
+}
