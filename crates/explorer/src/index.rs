@@ -14,16 +14,11 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use alq_engine::{Position, RuleSet, Side};
+use alq_engine::{Position, RuleSet};
 use alq_records::{RecordError, RecordReader};
 
-/// A position packed into 51 bits: White's points, Black's points shifted
-/// by 25, bit 50 for Black to move (the Python package's `Position.key`).
-pub fn key(pos: &Position) -> u64 {
-    pos.pieces(Side::White).0 as u64
-        | (pos.pieces(Side::Black).0 as u64) << 25
-        | u64::from(pos.side_to_move() == Side::Black) << 50
-}
+/// The solver's 51-bit packed position (the Python package's `Position.key`).
+pub use alq_solver::key;
 
 /// Results of a set of games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -192,12 +192,8 @@ fn action_move(pos: &alq_engine::Position, rules: RuleSet, action: i64) -> PyRes
 }
 
 /// Packs a position into one integer: White's points in bits 0–24, Black's
-/// in bits 25–49, the side to move in bit 50 (1: Black).
-pub(crate) fn key(pos: &alq_engine::Position) -> u64 {
-    pos.pieces(Side::White).0 as u64
-        | (pos.pieces(Side::Black).0 as u64) << 25
-        | u64::from(pos.side_to_move() == Side::Black) << 50
-}
+/// in bits 25–49, the side to move in bit 50 (1: Black); the solver's key.
+pub(crate) use alq_solver::key;
 
 fn from_key(key: u64) -> Result<alq_engine::Position, String> {
     let white = Bitboard((key & 0x1ff_ffff) as u32);
@@ -211,8 +207,7 @@ fn from_key(key: u64) -> Result<alq_engine::Position, String> {
     if white.count() > 12 || black.count() > 12 {
         return Err(format!("key {key:#x} has more than 12 pieces of one side"));
     }
-    let side = if key >> 50 & 1 == 1 { Side::Black } else { Side::White };
-    Ok(alq_engine::Position::from_parts(white, black, side))
+    Ok(alq_solver::position(key))
 }
 
 /// A position (the points of both sides and the side to move) under a rule
