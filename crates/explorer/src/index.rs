@@ -122,11 +122,7 @@ impl Index {
                 let parts: Vec<Result<Option<(Vec<Node>, Vec<Edge>)>, RecordError>> = chunk
                     .par_iter()
                     .map(|(line, record)| {
-                        let bad = |problem: String| RecordError::Bad { file: file.clone(), line: *line, problem };
-                        let game = record
-                            .expect_rules(rules)
-                            .and_then(|()| record.replay())
-                            .map_err(|e| bad(format!("game {}: {e}", record.id)))?;
+                        let game = alq_records::replay_row(file, *line, record, Some(rules))?;
                         if game.game.start() != start {
                             return Ok(None);
                         }

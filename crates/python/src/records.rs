@@ -345,13 +345,7 @@ fn samples<'py>(
                                     if part_of(record).is_some_and(|keep| !keep) {
                                         continue;
                                     }
-                                    let game = record.expect_rules(rules).and_then(|()| record.replay()).map_err(
-                                        |problem| alq_records::RecordError::Bad {
-                                            file: file.clone(),
-                                            line: *line,
-                                            problem: format!("game {}: {problem}", record.id),
-                                        },
-                                    )?;
+                                    let game = alq_records::replay_row(file, *line, record, Some(rules))?;
                                     for s in Samples::new(options).of_game(&game) {
                                         let (result, score) = s.training_values(tables);
                                         part.features.extend_from_slice(&alq_engine::features(&s.position));

@@ -136,6 +136,26 @@ impl RecordReader {
     }
 }
 
+/// Replays a row read by [`RecordReader::read_chunk`] (checking its rule
+/// set when given), with an error naming the file, the line and the game,
+/// as the reader's own iteration does: for readers replaying in parallel.
+pub fn replay_row(
+    file: &Path,
+    line: u64,
+    record: &GameRecord,
+    rules: Option<alq_engine::RuleSet>,
+) -> Result<ReplayedGame, RecordError> {
+    let checked = match rules {
+        Some(rules) => record.expect_rules(rules).and_then(|()| record.replay()),
+        None => record.replay(),
+    };
+    checked.map_err(|problem| RecordError::Bad {
+        file: file.to_path_buf(),
+        line,
+        problem: format!("game {}: {problem}", record.id),
+    })
+}
+
 impl Iterator for RecordReader {
     type Item = Result<ReplayedGame, RecordError>;
 
@@ -144,15 +164,7 @@ impl Iterator for RecordReader {
             Ok(x) => x,
             Err(e) => return Some(Err(e)),
         };
-        let checked = match self.rules {
-            Some(rules) => record.expect_rules(rules).and_then(|()| record.replay()),
-            None => record.replay(),
-        };
-        Some(checked.map_err(|problem| RecordError::Bad {
-            file: self.file.clone(),
-            line,
-            problem: format!("game {}: {problem}", record.id),
-        }))
+        Some(replay_row(&self.file, line, &record, self.rules))
     }
 }
 

@@ -48,7 +48,9 @@ mod run;
 mod samples;
 mod stats;
 
-pub use io::{read_all, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS};
+pub use io::{
+    read_all, replay_row, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS,
+};
 pub use record::{
     format_opening, format_score, parse_score, GameError, GameRecord, OpeningPart, ReplayedGame, FORFEIT,
     FORMAT_VERSION,
