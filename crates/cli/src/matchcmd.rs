@@ -59,7 +59,9 @@ pub struct MatchArgs {
     #[arg(long, value_name = "K", conflicts_with = "book")]
     random_plies: Option<u32>,
     /// Openings from a file: one line of moves per row, or a CSV with a
-    /// `line` column (as written by `alq openings`).
+    /// `line` column (as written by `alq openings`); or a shipped book by
+    /// name, `balanced` (configs/balanced-10.csv) or `unbalanced`
+    /// (configs/unbalanced-10.csv), when no file of that name exists.
     #[arg(long, value_name = "FILE")]
     book: Option<PathBuf>,
     /// Seed for opening order, random openings and random players.
@@ -122,7 +124,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         }
     }
     let openings = if let Some(path) = &args.book {
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?;
+        let shipped = path.to_str().filter(|_| !path.exists()).and_then(alq_play::shipped_book);
+        let text = match shipped {
+            Some(text) => text.to_string(),
+            None => std::fs::read_to_string(path).with_context(|| format!("cannot read book {}", path.display()))?,
+        };
         let book = openings::parse_book(rules, &text).map_err(|e| anyhow::anyhow!("book {}: {e}", path.display()))?;
         OpeningSource::Book(book)
     } else if let Some(k) = args.random_plies {

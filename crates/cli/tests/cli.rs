@@ -290,6 +290,29 @@ fn report_and_openings_write_their_files() {
         "--quiet",
     ]);
     assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    // The shipped books by name: 4 games are 2 pairs from the unbalanced book.
+    let json = dir.join("unbalanced.json");
+    let m = alq(&[
+        "match",
+        "--a",
+        "hce@nodes=200",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--book",
+        "unbalanced",
+        "--out",
+        json.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["openings"], 4915, "{report}");
+    assert_eq!(
+        alq(&["match", "--a", "hce", "--b", "random", "--games", "4", "--book", "unbalance"]).status.code(),
+        Some(2)
+    );
     assert_eq!(alq(&["report", "--games", "no-such-file.csv", "--out", out.to_str().unwrap()]).status.code(), Some(2));
 }
 

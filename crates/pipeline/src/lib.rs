@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use alq_engine::{GameConfig, Limits, RuleSet};
-use alq_play::{run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec};
+use alq_play::{run_match, MatchConfig, MatchReport, OpeningSource, PlayerSpec, TimeControl};
 use alq_records::ConfigError;
 use alq_records::{resume_run, write_atomic, RunKind};
 use alq_selfplay::{run_rescore, run_selfplay, OpeningConfig, RescoreConfig, SelfplayConfig, Shard};
@@ -120,19 +120,29 @@ pub struct PipelineOutcome {
     pub best: Option<PathBuf>,
 }
 
-/// A match stage: games at fixed nodes over paired openings, colours
-/// swapped per pair.
+/// A match stage: games over paired openings, colours swapped per pair, at
+/// fixed nodes (the default, reproducible) or at equal time.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct MatchStage {
     pub games: u64,
+    /// Nodes per move for both players; not used when `tc` or `movetime`
+    /// is set.
     pub nodes: u64,
+    /// A clock for both players, `BASE+INC` in seconds (e.g. `10+0.1`);
+    /// empty: none. At equal time the faster evaluator also counts; the
+    /// games are no longer reproducible.
+    pub tc: String,
+    /// A fixed time per move in milliseconds for both players (0: none).
+    pub movetime: u64,
     /// The openings: `balanced` (the shipped balanced book,
     /// `configs/balanced-10.csv`: positions 10 plies deep that the
-    /// handcrafted search scores within ±60 cp), a book file (as written by
-    /// `alq openings`), or empty for every distinct position `openings`
-    /// plies deep (lopsided openings split many pairs 1–1 and hide
-    /// differences).
+    /// handcrafted search scores within ±60 cp), `unbalanced` (the shipped
+    /// unbalanced book, `configs/unbalanced-10.csv`: one side ahead by 80 to
+    /// 160 cp, where strong players still win games), a book file (as
+    /// written by `alq openings`), or empty for every distinct position
+    /// `openings` plies deep (lopsided openings split many pairs 1–1 and
+    /// hide differences).
     pub book: String,
     /// Plies of the all-positions set when `book` is empty.
     pub openings: u32,
@@ -142,7 +152,15 @@ pub struct MatchStage {
 
 impl Default for MatchStage {
     fn default() -> MatchStage {
-        MatchStage { games: 400, nodes: 1000, book: "balanced".to_string(), openings: 8, sprt: String::new() }
+        MatchStage {
+            games: 400,
+            nodes: 1000,
+            tc: String::new(),
+            movetime: 0,
+            book: "balanced".to_string(),
+            openings: 8,
+            sprt: String::new(),
+        }
     }
 }
 
@@ -157,7 +175,9 @@ impl MatchStage {
         };
         match self.book.trim() {
             "" => Ok(OpeningSource::AllAfter(self.openings)),
-            "balanced" => parse(alq_play::BALANCED_BOOK, "balanced (shipped)"),
+            name @ ("balanced" | "unbalanced") => {
+                parse(alq_play::shipped_book(name).unwrap_or_default(), &format!("{name} (shipped)"))
+            }
             path => {
                 let path = Path::new(path);
                 let text = std::fs::read_to_string(path).map_err(io(path))?;
@@ -179,6 +199,13 @@ impl MatchStage {
                 self.games
             )));
         }
+        let (limits, _) = self.limits().map_err(|e| PipelineError::Invalid(e.within(key).to_string()))?;
+        if limits.movetime.is_some() || !self.tc.trim().is_empty() {
+            // Timed players are not deterministic: a repeated opening gives
+            // new games.
+            self.opening_source(rules)?;
+            return Ok(());
+        }
         let available = match self.opening_source(rules)? {
             OpeningSource::Book(lines) => lines.len() as u64,
             OpeningSource::AllAfter(k) => alq_play::openings::all_after(rules, k).len() as u64,
@@ -196,6 +223,37 @@ impl MatchStage {
         }
         Ok(())
     }
+
+    /// The players' limits and clock: `tc`, else `movetime`, else `nodes`.
+    /// An error names the bad key.
+    pub fn limits(&self) -> Result<(Limits, Option<TimeControl>), ConfigError> {
+        if !self.tc.trim().is_empty() && self.movetime > 0 {
+            return Err(ConfigError::new("movetime", "set together with tc: give one of them"));
+        }
+        if !self.tc.trim().is_empty() {
+            let clock = TimeControl::parse(&self.tc).map_err(|e| ConfigError::new("tc", e.to_string()))?;
+            return Ok((Limits::default(), Some(clock)));
+        }
+        if self.movetime > 0 {
+            return Ok((Limits::movetime(std::time::Duration::from_millis(self.movetime)), None));
+        }
+        if self.nodes == 0 {
+            return Err(ConfigError::new("nodes", "0: give at least 1, or set tc or movetime"));
+        }
+        Ok((Limits::nodes(self.nodes), None))
+    }
+
+    /// How the stage's players are limited, for the summary: `2000 nodes`,
+    /// `50 ms a move` or `tc 10+0.1`.
+    pub fn describe_limits(&self) -> String {
+        if !self.tc.trim().is_empty() {
+            format!("tc {}", self.tc.trim())
+        } else if self.movetime > 0 {
+            format!("{} ms a move", self.movetime)
+        } else {
+            format!("{} nodes", self.nodes)
+        }
+    }
 }
 
 /// A candidate's Elo against one fixed anchor.
@@ -204,6 +262,11 @@ pub struct AnchorElo {
     pub anchor: String,
     pub elo: f64,
     pub elo_ci95: [f64; 2],
+    /// Normalized Elo from the pairs (see `alq match`), when defined.
+    #[serde(default)]
+    pub nelo: Option<f64>,
+    #[serde(default)]
+    pub nelo_ci95: Option<[f64; 2]>,
 }
 
 /// Each generation's best player measured from the standard start, as a
@@ -360,6 +423,11 @@ pub struct GenerationSummary {
     pub gate_elo: Option<f64>,
     pub gate_elo_ci95: Option<[f64; 2]>,
     pub gate_llr: Option<f64>,
+    /// The gate's normalized Elo and its 95 % interval.
+    #[serde(default)]
+    pub gate_nelo: Option<f64>,
+    #[serde(default)]
+    pub gate_nelo_ci95: Option<[f64; 2]>,
     pub elo_vs_gen0: Option<f64>,
     pub elo_vs_gen0_ci95: Option<[f64; 2]>,
     /// The candidate against each anchor (the first, `hce`, is also
@@ -396,6 +464,9 @@ impl PipelineConfig {
         }
         if self.rescore.nodes > 0 && !(self.rescore.fraction > 0.0 && self.rescore.fraction <= 1.0) {
             return Err(ConfigError::new("rescore.fraction", format!("{} is not in (0, 1]", self.rescore.fraction)));
+        }
+        for (key, stage) in [("gate", &self.gate), ("evaluation", &self.evaluation)] {
+            stage.limits().map_err(|e| e.within(key))?;
         }
         for (key, rules) in [("selfplay.rules", self.selfplay.rules), ("train.rules", self.train.rules)] {
             if rules != self.rules && rules != RuleSet::BrainKing {
@@ -491,6 +562,13 @@ struct StageResult {
     losses: u64,
     elo: f64,
     elo_ci95: [f64; 2],
+    #[serde(default)]
+    nelo: Option<f64>,
+    #[serde(default)]
+    nelo_ci95: Option<[f64; 2]>,
+    /// Pairs by the first player's points in the pair: 0, 0.5, 1, 1.5, 2.
+    #[serde(default)]
+    pentanomial: Option<[u64; 5]>,
     llr: Option<f64>,
     decision: Option<SprtDecision>,
 }
@@ -506,6 +584,9 @@ impl StageResult {
             losses: r.losses,
             elo: r.elo,
             elo_ci95: r.elo_ci95,
+            nelo: r.nelo,
+            nelo_ci95: r.nelo_ci95,
+            pentanomial: Some(r.pentanomial),
             llr: r.sprt.as_ref().map(|s| s.state.llr),
             decision: r.sprt.as_ref().map(|s| s.state.decision),
         }
@@ -527,21 +608,21 @@ fn play_stage(
     which: Stage,
     on_event: &(impl Fn(PipelineEvent) + Sync),
 ) -> Result<StageResult, PipelineError> {
-    let limits = Limits::nodes(stage.nodes.max(1));
+    let (limits, clock) = stage.limits().map_err(|e| PipelineError::Invalid(e.to_string()))?;
     let sprt = if stage.sprt.trim().is_empty() {
         None
     } else {
         Some(Sprt::parse(&stage.sprt).map_err(|e| PipelineError::Invalid(format!("sprt: {e}")))?)
     };
     let config = MatchConfig {
-        a: PlayerSpec::parse(a, limits)?,
-        b: PlayerSpec::parse(b, limits)?,
+        a: PlayerSpec::parse_with_clock(a, limits, clock)?,
+        b: PlayerSpec::parse_with_clock(b, limits, clock)?,
         games: stage.games,
         openings: stage.opening_source(rules)?,
         seed,
         sprt,
         game: GameConfig { no_progress_limit: Some(60), max_plies: Some(400), rules },
-        clock: None,
+        clock,
         time_margin: std::time::Duration::from_millis(500),
     };
     on_event(PipelineEvent::Stage { stage: which, total: stage.games, unit: "games" });
@@ -622,6 +703,8 @@ pub fn run_pipeline(
             gate_elo: None,
             gate_elo_ci95: None,
             gate_llr: None,
+            gate_nelo: None,
+            gate_nelo_ci95: None,
             elo_vs_gen0: None,
             elo_vs_gen0_ci95: None,
             elo_vs_anchors: Vec::new(),
@@ -656,6 +739,8 @@ pub fn run_pipeline(
             row.gate_elo = Some(gate.elo);
             row.gate_elo_ci95 = Some(gate.elo_ci95);
             row.gate_llr = gate.llr;
+            row.gate_nelo = gate.nelo;
+            row.gate_nelo_ci95 = gate.nelo_ci95;
             if promoted {
                 best = Some(candidate.clone());
                 let best_path = out.join("best.alqnet");
@@ -687,7 +772,13 @@ pub fn run_pipeline(
                     row.elo_vs_gen0 = Some(eval.elo);
                     row.elo_vs_gen0_ci95 = Some(eval.elo_ci95);
                 }
-                row.elo_vs_anchors.push(AnchorElo { anchor: anchor.clone(), elo: eval.elo, elo_ci95: eval.elo_ci95 });
+                row.elo_vs_anchors.push(AnchorElo {
+                    anchor: anchor.clone(),
+                    elo: eval.elo,
+                    elo_ci95: eval.elo_ci95,
+                    nelo: eval.nelo,
+                    nelo_ci95: eval.nelo_ci95,
+                });
             }
         }
 
@@ -739,7 +830,7 @@ pub fn run_pipeline(
             row.accuracy = Some(report);
         }
         summary.push(row.clone());
-        write_summary(out, &summary)?;
+        write_summary(out, config, &summary)?;
         on_event(PipelineEvent::GenerationDone(Box::new(row)));
     }
     on_event(PipelineEvent::Stage { stage: Stage::Report, total: 0, unit: "games" });
@@ -794,20 +885,33 @@ fn train_candidate(
 }
 
 /// Writes `summary.json` and `summary.md` (atomically).
-fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineError> {
+fn write_summary(out: &Path, config: &PipelineConfig, rows: &[GenerationSummary]) -> Result<(), PipelineError> {
     write_json(&out.join("summary.json"), &rows)?;
     let fmt_ci = |e: Option<f64>, ci: Option<[f64; 2]>| match (e, ci) {
         (Some(e), Some([lo, hi])) => format!("{e:+.0} [{lo:+.0}, {hi:+.0}]"),
         _ => "–".to_string(),
     };
-    let mut md = String::from(
-        "# Pipeline summary\n\nElo vs anchors: each generation's candidate against the fixed anchors of `anchors`, on the \
-         evaluation stage's openings (the shipped balanced book by default); `elo.svg` plots the curve.\n\n\
+    let book = |stage: &MatchStage| match stage.book.trim() {
+        "" => format!("every position {} plies deep", stage.openings),
+        "balanced" => "the shipped balanced book".to_string(),
+        "unbalanced" => "the shipped unbalanced book".to_string(),
+        path => format!("the book `{path}`"),
+    };
+    let mut md = format!(
+        "# Pipeline summary\n\n\
+         Gate: each candidate against the best player so far at {gate_limits}, from {gate_book}. \
+         Elo vs anchors: each candidate against the fixed anchors of `anchors` at {eval_limits}, from {eval_book}. \
+         Each shows Elo, then nElo (normalized Elo, from the pairs' score and its spread: \
+         comparable across books and draw rates), each with its 95 % interval; `elo.svg` plots both.\n\n\
          White / draw / Black: the generation's best player against itself from the standard start \
          (first plies among near-best moves), with White's score and its 95 % interval.\n\n\
          Endgame accuracy: the best player's moves that keep a win or a draw in random positions judged by the \
          tables of `[accuracy]` (when the run names them).\n\n\
-         | generation | self-play player | games | gate Elo vs best (95 %) | promoted | Elo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
+         | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
+        gate_limits = config.gate.describe_limits(),
+        gate_book = book(&config.gate),
+        eval_limits = config.evaluation.describe_limits(),
+        eval_book = book(&config.evaluation),
     );
     for r in rows {
         let (wdb, score) = match &r.start {
@@ -819,19 +923,30 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineE
         };
         let accuracy =
             r.accuracy.as_ref().map_or("–".to_string(), |a| format!("{} pieces: {}", a.pieces, a.all.text()));
+        let gate = if r.gate_elo.is_some() {
+            format!("{} / {}", fmt_ci(r.gate_elo, r.gate_elo_ci95), fmt_ci(r.gate_nelo, r.gate_nelo_ci95))
+        } else {
+            "–".to_string()
+        };
         md += &format!(
-            "| {} | {} | {} | {} | {} | {} | {wdb} | {score} | {accuracy} |\n",
+            "| {} | {} | {} | {gate} | {} | {} | {wdb} | {score} | {accuracy} |\n",
             r.generation,
             r.selfplay_player,
             r.games,
-            fmt_ci(r.gate_elo, r.gate_elo_ci95),
             r.promoted.map_or("–", |p| if p { "yes" } else { "no" }),
             if r.elo_vs_anchors.is_empty() {
                 "–".to_string()
             } else {
                 r.elo_vs_anchors
                     .iter()
-                    .map(|a| format!("{}: {}", a.anchor, fmt_ci(Some(a.elo), Some(a.elo_ci95))))
+                    .map(|a| {
+                        format!(
+                            "{}: {} / {}",
+                            a.anchor,
+                            fmt_ci(Some(a.elo), Some(a.elo_ci95)),
+                            fmt_ci(a.nelo, a.nelo_ci95)
+                        )
+                    })
                     .collect::<Vec<_>>()
                     .join("; ")
             }
@@ -843,10 +958,20 @@ fn write_summary(out: &Path, rows: &[GenerationSummary]) -> Result<(), PipelineE
     let mut series: Vec<alq_report::plots::EloSeries> = Vec::new();
     for r in rows {
         for a in &r.elo_vs_anchors {
-            let point = (r.generation, a.elo, a.elo_ci95);
-            match series.iter_mut().find(|s| s.anchor == a.anchor) {
-                Some(s) => s.points.push(point),
-                None => series.push(alq_report::plots::EloSeries { anchor: a.anchor.clone(), points: vec![point] }),
+            let i = match series.iter().position(|s| s.anchor == a.anchor) {
+                Some(i) => i,
+                None => {
+                    series.push(alq_report::plots::EloSeries {
+                        anchor: a.anchor.clone(),
+                        points: Vec::new(),
+                        nelo_points: Vec::new(),
+                    });
+                    series.len() - 1
+                }
+            };
+            series[i].points.push((r.generation, a.elo, a.elo_ci95));
+            if let (Some(n), Some(ci)) = (a.nelo, a.nelo_ci95) {
+                series[i].nelo_points.push((r.generation, n, ci));
             }
         }
     }

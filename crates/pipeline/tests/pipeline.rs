@@ -73,6 +73,22 @@ fn stages_run_in_order_and_a_resumed_run_skips_finished_work() {
     let anchors = summary[1]["elo_vs_anchors"].as_array().unwrap();
     assert_eq!(anchors.iter().map(|a| a["anchor"].as_str().unwrap()).collect::<Vec<_>>(), ["hce", "nn"]);
     assert_eq!(summary[1]["elo_vs_gen0"], anchors[0]["elo"]);
+    // nElo beside Elo: in the match files with the pentanomial counts it
+    // comes from, in the summary and in the plot's second panel.
+    let gate: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("gen-001/match.json")).unwrap()).unwrap();
+    let pairs: u64 = gate["pentanomial"].as_array().unwrap().iter().map(|n| n.as_u64().unwrap()).sum();
+    assert_eq!(pairs, 6, "12 gate games are 6 pairs");
+    assert_eq!(summary[1]["gate_nelo"], gate["nelo"]);
+    assert_eq!(summary[1]["gate_nelo_ci95"], gate["nelo_ci95"]);
+    for a in anchors {
+        assert!(a.get("nelo").is_some() && a.get("nelo_ci95").is_some(), "{a}");
+    }
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(
+        md.contains("gate Elo / nElo vs best") && md.contains("at 100 nodes, from the shipped balanced book"),
+        "{md}"
+    );
     // The shipped balanced book the gate and the evaluation play from by default.
     let book = alq_play::openings::parse_book(alq_engine::RuleSet::BrainKing, alq_play::BALANCED_BOOK).unwrap();
     assert_eq!(book.len(), 3346);
@@ -267,4 +283,87 @@ fn a_gate_that_would_replay_openings_is_refused_before_any_game() {
     let out = out_dir("no-generations");
     stages(&config, &out, false).unwrap();
     assert!(out.join("gen-000/games.csv").exists());
+}
+
+/// Gate and evaluation stages at equal time (`movetime`, `tc`) and from the
+/// shipped unbalanced book; their settings are checked before any game.
+#[test]
+fn stages_can_play_at_equal_time_from_the_unbalanced_book() {
+    let mut config = tiny();
+    config.gate.movetime = 5;
+    config.gate.book = "unbalanced".to_string();
+    config.evaluation.tc = "0.5+0.02".to_string();
+    config.evaluation.book = "unbalanced".to_string();
+    config.anchors = vec!["hce".to_string()];
+    let out = out_dir("timed");
+    stages(&config, &out, false).unwrap();
+    let gate: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("gen-001/match.json")).unwrap()).unwrap();
+    assert_eq!(gate["games"], 12);
+    assert!(gate["a"].as_str().unwrap().contains("movetime=5"), "{gate}");
+    assert!(!gate["a"].as_str().unwrap().contains("nodes="), "{gate}");
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains("at 5 ms a move, from the shipped unbalanced book"), "{md}");
+    assert!(md.contains("at tc 0.5+0.02, from the shipped unbalanced book"), "{md}");
+
+    // Timed players are not deterministic, so a book may be replayed.
+    let mut replay = tiny();
+    replay.gate.movetime = 5;
+    replay.gate.book = "unbalanced".to_string();
+    replay.gate.games = 2 * 4915 + 2;
+    assert!(replay.gate.check_openings("gate", alq_engine::RuleSet::BrainKing).is_ok());
+    replay.gate.movetime = 0;
+    let err = replay.gate.check_openings("gate", alq_engine::RuleSet::BrainKing).unwrap_err().to_string();
+    assert!(err.contains("hold only 4915"), "{err}");
+
+    // Bad settings name their key before any game.
+    for (edit, key) in [
+        (
+            Box::new(|c: &mut PipelineConfig| c.gate.tc = "10+0.1".into()) as Box<dyn Fn(&mut PipelineConfig)>,
+            "gate.movetime",
+        ),
+        (Box::new(|c: &mut PipelineConfig| c.evaluation.tc = "fast".into()), "evaluation.tc"),
+        (
+            Box::new(|c: &mut PipelineConfig| {
+                c.evaluation.tc.clear();
+                c.evaluation.nodes = 0
+            }),
+            "evaluation.nodes",
+        ),
+    ] {
+        let mut bad = config.clone();
+        edit(&mut bad);
+        let out = out_dir("timed-bad");
+        let err = stages(&bad, &out, false).unwrap_err();
+        assert!(err.contains(key), "{key}: {err}");
+        assert!(!out.join("pipeline.toml").exists(), "{key}");
+    }
+}
+
+/// The shipped pipeline configs parse, validate and can play their gate and
+/// evaluation openings; the unbalanced run differs from the full one only
+/// in its output, generations and books.
+#[test]
+fn shipped_pipeline_configs_are_valid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../configs");
+    let load = |name: &str| -> PipelineConfig {
+        let text = std::fs::read_to_string(dir.join(name)).unwrap();
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    for name in ["quick.toml", "full.toml", "unbalanced.toml", "pipeline-classic.toml"] {
+        let config = load(name);
+        config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+        config.gate.check_openings("gate", config.rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+        config.evaluation.check_openings("evaluation", config.rules).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+    let (full, unbalanced) = (load("full.toml"), load("unbalanced.toml"));
+    assert_eq!((unbalanced.gate.book.as_str(), unbalanced.evaluation.book.as_str()), ("unbalanced", "unbalanced"));
+    let same = PipelineConfig {
+        out: full.out.clone(),
+        generations: full.generations,
+        gate: alq_pipeline::MatchStage { book: full.gate.book.clone(), ..unbalanced.gate.clone() },
+        evaluation: alq_pipeline::MatchStage { book: full.evaluation.book.clone(), ..unbalanced.evaluation.clone() },
+        ..unbalanced
+    };
+    assert_eq!(same, full);
 }

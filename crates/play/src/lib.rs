@@ -49,3 +49,22 @@ pub use protocol::{bestmove_line, info_line, serve};
 /// with `alq openings --depth 10 --nodes 20000 --eval hce --balanced 60`.
 /// The pipeline's gate and evaluation matches play from it by default.
 pub const BALANCED_BOOK: &str = include_str!("../../../configs/balanced-10.csv");
+
+/// The unbalanced opening book shipped with the program
+/// (`configs/unbalanced-10.csv`, embedded): the 4,915 positions 10 plies
+/// deep where one side is ahead by 80 to 160 cp by the handcrafted search at
+/// 20,000 nodes (`alq openings --depth 10 --nodes 20000 --eval hce
+/// --unbalanced 80,160`). Strong players draw most games from balanced
+/// openings; from these the shipped network against itself at 2,000 nodes
+/// draws about 60 %, so differences in strength still show. Pipeline stages
+/// play from it with `book = "unbalanced"`.
+pub const UNBALANCED_BOOK: &str = include_str!("../../../configs/unbalanced-10.csv");
+
+/// A shipped book by name (`balanced` or `unbalanced`), or none.
+pub fn shipped_book(name: &str) -> Option<&'static str> {
+    match name {
+        "balanced" => Some(BALANCED_BOOK),
+        "unbalanced" => Some(UNBALANCED_BOOK),
+        _ => None,
+    }
+}

@@ -30,11 +30,14 @@ fn the_unbalanced_book_holds_positions_ten_plies_deep_with_one_side_ahead() {
     assert!(rows.iter().all(|&(plies, cp)| plies == 10 && (80..=160).contains(&cp.abs())));
     // Both sides are ahead in some openings.
     assert!(rows.iter().any(|&(_, cp)| cp > 0) && rows.iter().any(|&(_, cp)| cp < 0));
+    assert_eq!(alq_play::shipped_book("unbalanced"), Some(text.as_str()));
 }
 
 #[test]
 fn the_balanced_book_is_the_embedded_one() {
     let text = shipped("balanced-10.csv");
     assert_eq!(text, alq_play::BALANCED_BOOK);
+    assert_eq!(alq_play::shipped_book("balanced"), Some(text.as_str()));
+    assert_eq!(alq_play::shipped_book("configs/balanced-10.csv"), None);
     assert!(scores(&text).iter().all(|&(plies, cp)| plies == 10 && cp.abs() <= 60));
 }

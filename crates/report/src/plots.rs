@@ -238,74 +238,116 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
     Ok(svg)
 }
 
-/// One anchor's Elo curve: (generation, Elo, 95 % interval) per point.
+/// One anchor's curves: (generation, value, 95 % interval) per point, for
+/// Elo and for normalized Elo (empty where nElo was not measured).
 pub struct EloSeries {
     pub anchor: String,
     pub points: Vec<(usize, f64, [f64; 2])>,
+    pub nelo_points: Vec<(usize, f64, [f64; 2])>,
 }
 
+type Points = [(usize, f64, [f64; 2])];
+
 /// Elo against fixed anchors by generation, with 95 % interval bars (the
-/// pipeline's `elo.svg`).
+/// pipeline's `elo.svg`); below it, in a panel of its own, normalized Elo
+/// when any series has it.
 pub fn elo_curve(series: &[EloSeries]) -> Result<String, PlotError> {
-    let all = || series.iter().flat_map(|s| s.points.iter());
-    let last = all().map(|p| p.0).max().unwrap_or(1).max(1);
+    let last = series.iter().flat_map(|s| s.points.iter().chain(&s.nelo_points)).map(|p| p.0).max().unwrap_or(1).max(1);
+    let with_nelo = series.iter().any(|s| !s.nelo_points.is_empty());
+    let height = if with_nelo { HEIGHT * 2 - 60 } else { HEIGHT };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let elo: Vec<(&str, &Points)> = series.iter().map(|s| (s.anchor.as_str(), s.points.as_slice())).collect();
+        if with_nelo {
+            let (upper, lower) = root.split_vertically(height / 2);
+            let nelo: Vec<(&str, &Points)> =
+                series.iter().map(|s| (s.anchor.as_str(), s.nelo_points.as_slice())).collect();
+            elo_panel(
+                &upper,
+                "Elo of each generation's candidate against fixed anchors",
+                "Elo (95 % interval)",
+                last,
+                &elo,
+            )?;
+            elo_panel(&lower, "Normalized Elo (nElo) of the same matches", "nElo (95 % interval)", last, &nelo)?;
+        } else {
+            elo_panel(
+                &root,
+                "Elo of each generation's candidate against fixed anchors",
+                "Elo (95 % interval)",
+                last,
+                &elo,
+            )?;
+        }
+        root.present().map_err(text_err)?;
+    }
+    Ok(svg)
+}
+
+/// One panel of [`elo_curve`]: a line with interval bars per anchor.
+fn elo_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    caption: &str,
+    y_desc: &str,
+    last: usize,
+    series: &[(&str, &Points)],
+) -> Result<(), PlotError> {
+    let all = || series.iter().flat_map(|s| s.1.iter());
     let finite = |v: f64| if v.is_finite() { v } else { 0.0 };
     let lo = all().map(|p| finite(p.2[0]).min(p.1)).fold(0.0f64, f64::min);
     let hi = all().map(|p| finite(p.2[1]).max(p.1)).fold(0.0f64, f64::max);
     let pad = ((hi - lo) * 0.1).max(20.0);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(text_err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption("Elo of each generation's candidate against fixed anchors", ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(-0.5f64..last as f64 + 0.5, (lo - pad)..(hi + pad))
-            .map_err(text_err)?;
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(-0.5f64..last as f64 + 0.5, (lo - pad)..(hi + pad))
+        .map_err(text_err)?;
+    chart
+        .configure_mesh()
+        .x_desc("generation")
+        .y_desc(y_desc)
+        .x_labels(last + 2)
+        .x_label_formatter(&|x| {
+            if (x - x.round()).abs() < 1e-6 && *x >= 0.0 {
+                format!("{}", x.round())
+            } else {
+                String::new()
+            }
+        })
+        .draw()
+        .map_err(text_err)?;
+    chart
+        .draw_series(LineSeries::new(vec![(-0.5, 0.0), (last as f64 + 0.5, 0.0)], BLACK.mix(0.4)))
+        .map_err(text_err)?;
+    let colors = [BLUE, RGBColor(230, 140, 0), RGBColor(0, 150, 60), MAGENTA];
+    for (i, (anchor, points)) in series.iter().enumerate() {
+        let color = colors[i % colors.len()];
+        let pts: Vec<(f64, f64)> = points.iter().map(|p| (p.0 as f64, p.1)).collect();
         chart
-            .configure_mesh()
-            .x_desc("generation")
-            .y_desc("Elo (95 % interval)")
-            .x_labels(last + 2)
-            .x_label_formatter(&|x| {
-                if (x - x.round()).abs() < 1e-6 && *x >= 0.0 {
-                    format!("{}", x.round())
-                } else {
-                    String::new()
-                }
-            })
-            .draw()
-            .map_err(text_err)?;
+            .draw_series(LineSeries::new(pts, color.stroke_width(2)))
+            .map_err(text_err)?
+            .label(format!("against {anchor}"))
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
         chart
-            .draw_series(LineSeries::new(vec![(-0.5, 0.0), (last as f64 + 0.5, 0.0)], BLACK.mix(0.4)))
-            .map_err(text_err)?;
-        let colors = [BLUE, RGBColor(230, 140, 0), RGBColor(0, 150, 60), MAGENTA];
-        for (i, s) in series.iter().enumerate() {
-            let color = colors[i % colors.len()];
-            let pts: Vec<(f64, f64)> = s.points.iter().map(|p| (p.0 as f64, p.1)).collect();
-            chart
-                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-                .map_err(text_err)?
-                .label(format!("against {}", s.anchor))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2)));
-            chart
-                .draw_series(s.points.iter().map(|p| {
+            .draw_series(
+                points.iter().map(|p| {
                     ErrorBar::new_vertical(p.0 as f64, finite(p.2[0]), p.1, finite(p.2[1]), color.filled(), 8)
-                }))
-                .map_err(text_err)?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
+                }),
+            )
             .map_err(text_err)?;
-        root.present().map_err(text_err)?;
     }
-    Ok(svg)
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(text_err)?;
+    Ok(())
 }
 
 /// The plots as (file name, SVG text).
