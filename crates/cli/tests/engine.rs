@@ -206,6 +206,35 @@ fn engines_that_fail_forfeit_and_the_match_goes_on() {
     }
 }
 
+/// An engine that takes a second to start is not charged for it: the
+/// clock of its first move starts after the handshake, so at 100 ms a move
+/// it forfeits nothing (before, every game was lost on its first move).
+#[test]
+fn engine_start_up_is_not_charged_to_the_first_move() {
+    let slow = format!("engine:sh -c 'sleep 1; exec {ALQ} engine'");
+    let out = alq(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        &slow,
+        "--games",
+        "2",
+        "--movetime",
+        "100",
+        "--time-margin",
+        "200",
+        "--max-plies",
+        "8",
+        "--threads",
+        "2",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = stdout(&out);
+    assert!(report.contains("forfeits 0 by the first player, 0 by the second"), "{report}");
+}
+
 #[test]
 fn engine_plays_the_rules_it_is_told() {
     let mut s = Session::start();

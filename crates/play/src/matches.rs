@@ -129,9 +129,23 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
     let mut clock = config.clock.map(Clock::new);
     // The side that forfeited and why.
     let mut forfeit: Option<(Side, String)> = None;
+    // External engines start before the clocks do: their start-up and
+    // handshake are not charged to their first move. One that fails to
+    // start forfeits when it is first to move (a record's forfeit is the
+    // side to move's).
+    let mut start_errors: [Option<String>; 2] = [None, None];
+    if !game.is_over() {
+        for (player, error) in [&mut a, &mut b].into_iter().zip(start_errors.iter_mut()) {
+            *error = player.prepare(&game).err().map(|reason| reason.to_string());
+        }
+    }
     while !game.is_over() {
         let side = game.position().side_to_move();
         let a_to_move = (side == Side::White) == a_is_white;
+        if let Some(reason) = start_errors[usize::from(!a_to_move)].take() {
+            forfeit = Some((side, reason));
+            break;
+        }
         let player = if a_to_move { &mut a } else { &mut b };
         let allowed = match &clock {
             Some(c) => c.remaining[side.index()],

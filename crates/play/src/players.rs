@@ -512,6 +512,32 @@ impl Player {
         self.play(game, rng, None, Instant::now() + ENGINE_MOVE_TIMEOUT).ok().flatten()
     }
 
+    /// Starts an external engine for `game` (its process, the handshake,
+    /// options and `ucinewgame`) unless it runs already; nothing for a
+    /// built-in player. A match calls this before the game's first move, so
+    /// that starting the engine is not charged to that move's time.
+    pub fn prepare(&mut self, game: &Game) -> Result<(), Forfeit> {
+        let PlayerKind::Engine { command, options } = &self.spec.kind else { return Ok(()) };
+        if self.engine.is_some() {
+            return Ok(());
+        }
+        let mut engine = EngineProcess::start(command)?;
+        let mut options = options.clone();
+        if engine.has_option("NoProgress") {
+            let limit = game.config().no_progress_limit.unwrap_or(0);
+            options.push(("NoProgress".to_string(), limit.to_string()));
+        }
+        // Rules other than BrainKing's need an engine that can be told.
+        if engine.has_option("Rules") {
+            options.push(("Rules".to_string(), game.rules().name().to_string()));
+        } else if game.rules() != RuleSet::BrainKing {
+            return Err(Forfeit::NoRules(game.rules()));
+        }
+        engine.new_game(&options)?;
+        self.engine = Some(engine);
+        Ok(())
+    }
+
     /// Chooses a move on `clock`, if the game has one (a searching player
     /// then spends [`time_for_move`] of its time, within its own limits);
     /// `Ok(None)` when there is no move. An external engine must answer by
@@ -536,23 +562,8 @@ impl Player {
             let budget = time_for_move(c.remaining[side], c.increment, None);
             limits.movetime = Some(limits.movetime.map_or(budget, |t| t.min(budget)));
         }
-        if let PlayerKind::Engine { command, options } = &self.spec.kind {
-            if self.engine.is_none() {
-                let mut engine = EngineProcess::start(command)?;
-                let mut options = options.clone();
-                if engine.has_option("NoProgress") {
-                    let limit = game.config().no_progress_limit.unwrap_or(0);
-                    options.push(("NoProgress".to_string(), limit.to_string()));
-                }
-                // Rules other than BrainKing's need an engine that can be told.
-                if engine.has_option("Rules") {
-                    options.push(("Rules".to_string(), game.rules().name().to_string()));
-                } else if game.rules() != RuleSet::BrainKing {
-                    return Err(Forfeit::NoRules(game.rules()));
-                }
-                engine.new_game(&options)?;
-                self.engine = Some(engine);
-            }
+        if let PlayerKind::Engine { .. } = &self.spec.kind {
+            self.prepare(game)?;
             let engine = self.engine.as_mut().expect("started above");
             let args = match clock {
                 Some(c) => {
