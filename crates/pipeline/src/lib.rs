@@ -175,9 +175,7 @@ impl MatchStage {
         };
         match self.book.trim() {
             "" => Ok(OpeningSource::AllAfter(self.openings)),
-            name @ ("balanced" | "unbalanced") => {
-                parse(alq_play::shipped_book(name).unwrap_or_default(), &format!("{name} (shipped)"))
-            }
+            name if let Some(text) = alq_play::shipped_book(name) => parse(text, &format!("{name} (shipped)")),
             path => {
                 let path = Path::new(path);
                 let text = std::fs::read_to_string(path).map_err(io(path))?;
@@ -199,14 +197,14 @@ impl MatchStage {
                 self.games
             )));
         }
-        let (limits, _) = self.limits().map_err(|e| PipelineError::Invalid(e.within(key).to_string()))?;
-        if limits.movetime.is_some() || !self.tc.trim().is_empty() {
+        let (limits, clock) = self.limits().map_err(|e| PipelineError::Invalid(e.within(key).to_string()))?;
+        let source = self.opening_source(rules)?;
+        if limits.movetime.is_some() || clock.is_some() {
             // Timed players are not deterministic: a repeated opening gives
             // new games.
-            self.opening_source(rules)?;
             return Ok(());
         }
-        let available = match self.opening_source(rules)? {
+        let available = match source {
             OpeningSource::Book(lines) => lines.len() as u64,
             OpeningSource::AllAfter(k) => alq_play::openings::all_after(rules, k).len() as u64,
             OpeningSource::Random(_) => return Ok(()),
@@ -893,8 +891,7 @@ fn write_summary(out: &Path, config: &PipelineConfig, rows: &[GenerationSummary]
     };
     let book = |stage: &MatchStage| match stage.book.trim() {
         "" => format!("every position {} plies deep", stage.openings),
-        "balanced" => "the shipped balanced book".to_string(),
-        "unbalanced" => "the shipped unbalanced book".to_string(),
+        name if alq_play::shipped_book(name).is_some() => format!("the shipped {name} book"),
         path => format!("the book `{path}`"),
     };
     let mut md = format!(
