@@ -152,12 +152,12 @@ fn rescored_games_are_what_candidates_train_on() {
 /// far; without it, every candidate starts from `[train] init`.
 #[test]
 fn warm_started_candidates_continue_the_best_network() {
-    let shipped = std::fs::canonicalize("../../data/networks/default.alqnet").unwrap();
+    let small = std::fs::canonicalize("../../data/networks/previous-64x16.alqnet").unwrap();
     let mut config = tiny();
     config.generations = 2;
     config.warm_start = true;
     config.train.hidden = vec![64, 16];
-    config.train.init = shipped.display().to_string();
+    config.train.init = small.display().to_string();
     config.train.learning_rate = 1e-5;
     config.train.min_learning_rate = 1e-6;
     config.start.games = 0;
@@ -171,19 +171,19 @@ fn warm_started_candidates_continue_the_best_network() {
         let resolved: toml::Value = toml::from_str(&text).unwrap();
         resolved["config"]["init"].as_str().unwrap().to_string()
     };
-    assert_eq!(init_of(&out, 1), shipped.display().to_string());
+    assert_eq!(init_of(&out, 1), small.display().to_string());
     // Generation 2 continues generation 1's candidate if the gate promoted
-    // it, and the shipped network otherwise (no network is best yet).
+    // it, and `[train] init` otherwise (no network is best yet).
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let promoted = summary[1]["promoted"] == true;
-    let expected = if promoted { out.join("gen-001/candidate.alqnet") } else { shipped.clone() };
+    let expected = if promoted { out.join("gen-001/candidate.alqnet") } else { small.clone() };
     assert_eq!(init_of(&out, 2), expected.display().to_string());
 
     let cold = PipelineConfig { warm_start: false, ..config.clone() };
     let out = out_dir("cold");
     stages(&cold, &out, false).unwrap();
-    assert_eq!(init_of(&out, 2), shipped.display().to_string());
+    assert_eq!(init_of(&out, 2), small.display().to_string());
 
     // A bad `[train] init` is refused before any self-play.
     let mut missing = config;
@@ -198,11 +198,11 @@ fn warm_started_candidates_continue_the_best_network() {
 /// candidate is gated against it (and, warm-started, trained from it).
 #[test]
 fn a_run_can_start_from_a_network() {
-    let shipped = std::fs::canonicalize("../../data/networks/default.alqnet").unwrap();
+    let small = std::fs::canonicalize("../../data/networks/previous-64x16.alqnet").unwrap();
     let mut config = tiny();
-    config.start_network = shipped.display().to_string();
+    config.start_network = small.display().to_string();
     config.warm_start = true;
-    // Wider than the shipped 64-16: the first candidate trains from it widened.
+    // Wider than the 64-16 network: the first candidate trains from it widened.
     config.train.hidden = vec![96, 24];
     config.train.learning_rate = 1e-5;
     config.train.min_learning_rate = 1e-6;
@@ -211,12 +211,12 @@ fn a_run_can_start_from_a_network() {
     let out = out_dir("start-network");
     stages(&config, &out, false).unwrap();
     let run = std::fs::read_to_string(out.join("gen-000/run.toml")).unwrap();
-    assert!(run.contains(&shipped.display().to_string()), "generation 0 plays with it: {run}");
+    assert!(run.contains(&small.display().to_string()), "generation 0 plays with it: {run}");
     let train = std::fs::read_to_string(out.join("gen-001/train/config.toml")).unwrap();
-    assert!(train.contains(&format!("init = \"{}\"", shipped.display())), "{train}");
+    assert!(train.contains(&format!("init = \"{}\"", small.display())), "{train}");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
-    let id = alq_engine::Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap().id();
+    let id = alq_engine::Network::from_bytes(&std::fs::read(&small).unwrap()).unwrap().id();
     assert!(summary[0]["selfplay_player"].as_str().unwrap().contains(&id), "{}", summary[0]);
     let candidate =
         alq_engine::Network::from_bytes(&std::fs::read(out.join("gen-001/candidate.alqnet")).unwrap()).unwrap();

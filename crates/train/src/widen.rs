@@ -104,13 +104,14 @@ mod tests {
     }
 
     /// The search's incremental evaluator sees the same network: the
-    /// shipped network and its widening search alike, node for node.
+    /// previously shipped 64-16 network and its widening search alike, node
+    /// for node.
     #[test]
     fn a_widened_network_searches_exactly_as_the_original() {
         use alq_engine::{Evaluator, Game, GameConfig, Limits, NnEvaluator, Position, SearchConfig, Searcher};
         use rand::seq::SliceRandom;
         use std::sync::Arc;
-        let bytes = std::fs::read("../../data/networks/default.alqnet").unwrap();
+        let bytes = std::fs::read("../../data/networks/previous-64x16.alqnet").unwrap();
         let net = Arc::new(Network::from_bytes(&bytes).unwrap());
         let wide = Arc::new(widen(&net, &[128, 32], 1).unwrap());
         let (mut a, mut b) = (NnEvaluator::new(net.clone()), NnEvaluator::new(wide.clone()));

@@ -228,32 +228,33 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     assert!(err.contains("tablebase") && err.contains("/no/such/tables"), "{err}");
 }
 
-/// A run that starts from a network's weights (`init`) starts where that
+/// A run that starts from a network's weights (`init`; here the previously
+/// shipped 64-16 network, `previous-64x16.alqnet`) starts where that
 /// network is: the model holds exactly its weights, and with a learning rate
 /// too small to move far, it ends far better than the same run from random
 /// weights. A network of another shape or a missing file is refused by name.
 #[test]
 fn training_can_start_from_a_network() {
     let _serial = one_at_a_time();
-    let shipped = PathBuf::from("../../data/networks/default.alqnet");
-    let net = Network::from_bytes(&std::fs::read(&shipped).unwrap()).unwrap();
+    let small = PathBuf::from("../../data/networks/previous-64x16.alqnet");
+    let net = Network::from_bytes(&std::fs::read(&small).unwrap()).unwrap();
     assert_eq!(ValueNet::from_network(&net, &Device::flex()).export(), net);
 
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
     let still =
         TrainConfig { hidden: net.hidden(), epochs: 1, learning_rate: 1e-6, min_learning_rate: 1e-7, ..small_config() };
     let random = train(&still, &data, &out_dir("init-random"), false, |_| {}).unwrap();
-    let warm_config = TrainConfig { init: shipped.display().to_string(), ..still.clone() };
+    let warm_config = TrainConfig { init: small.display().to_string(), ..still.clone() };
     let warm = train(&warm_config, &data, &out_dir("init-warm"), false, |_| {}).unwrap();
     assert!(
         warm.best_validation_loss < random.best_validation_loss - 0.01,
-        "from the shipped network {} against random weights {}",
+        "from the 64-16 network {} against random weights {}",
         warm.best_validation_loss,
         random.best_validation_loss
     );
 
     // A wider config widens the network without changing what it computes,
-    // so the run starts where the shipped network is, as the warm one does.
+    // so the run starts where the 64-16 network is, as the warm one does.
     let wide_config = TrainConfig { hidden: vec![96, 24], ..warm_config.clone() };
     let init = alq_train::initial_network(&wide_config).unwrap().unwrap();
     assert_eq!(init.widened_from, Some(vec![64, 16]));
@@ -262,7 +263,7 @@ fn training_can_start_from_a_network() {
     let board = alq_engine::Position::start();
     let features = alq_engine::features(&board);
     let (a, b) = (net.forward(&features), widened.forward(&features));
-    assert!((a - b).abs() < 1e-5, "shipped {a}, widened {b}");
+    assert!((a - b).abs() < 1e-5, "64-16 {a}, widened {b}");
     let mut announced = None;
     let wide = train(&wide_config, &data, &out_dir("init-wide"), false, |e| {
         if let alq_train::Event::Widened { from, to } = e {
@@ -277,7 +278,7 @@ fn training_can_start_from_a_network() {
     assert!(trained.layers[2].weights[16..24].iter().all(|&w| w != 0.0), "{:?}", &trained.layers[2].weights[16..]);
     assert!(
         wide.best_validation_loss < random.best_validation_loss - 0.01,
-        "widened from the shipped network {} against random weights {}",
+        "widened from the 64-16 network {} against random weights {}",
         wide.best_validation_loss,
         random.best_validation_loss
     );
