@@ -29,6 +29,28 @@ use crate::rules::{RuleSet, Rules};
 use crate::types::{Bitboard, Point};
 
 /// The numbered moves of one rule set.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{ActionIndex, Position, RuleSet};
+///
+/// let index = ActionIndex::of(RuleSet::BrainKing);
+/// assert_eq!(index.len(), 49_100);
+///
+/// let start = Position::start();
+/// let actions = index.legal_actions(&start);
+/// assert_eq!(actions.len(), 4);
+/// for (&action, &mv) in actions.iter().zip(start.legal_moves().iter()) {
+///     assert_eq!(index.action(mv), Some(action));
+///     assert_eq!(index.to_move(&start, action), Some(mv));
+///     let (from, to, captured) = index.triple(action).unwrap();
+///     assert_eq!((from, to, captured), (mv.from(), mv.to(), mv.captured()));
+/// }
+/// // Simple moves come first; an action out of range stands for nothing.
+/// assert!(actions.iter().all(|&a| a < 112));
+/// assert_eq!(index.triple(49_100), None);
+/// ```
 #[derive(Debug)]
 pub struct ActionIndex {
     rules: RuleSet,

@@ -11,6 +11,33 @@ use crate::types::{Bitboard, Side};
 /// The searcher calls [`Evaluator::make`] and [`Evaluator::unmake`] around
 /// every move it makes, so an evaluator with incremental state (a neural
 /// network's first layer) can keep it in step; stateless evaluators ignore them.
+///
+/// # Examples
+///
+/// A stateless evaluator needs only [`Evaluator::evaluate`] and
+/// [`Evaluator::describe`]:
+///
+/// ```
+/// use alq_engine::{Evaluator, Limits, Position, SearchConfig, Searcher};
+///
+/// /// Material only: 100 per piece.
+/// struct Material;
+///
+/// impl Evaluator for Material {
+///     fn evaluate(&mut self, pos: &Position) -> i32 {
+///         let us = pos.side_to_move();
+///         100 * (pos.pieces(us).count() as i32 - pos.pieces(us.opponent()).count() as i32)
+///     }
+///     fn describe(&self) -> String {
+///         "material".to_string()
+///     }
+/// }
+///
+/// let mut searcher = Searcher::new(Material, SearchConfig { hash_mb: 1 });
+/// let result = searcher.search_position(&Position::start(), Limits::depth(3));
+/// assert!(Position::start().legal_moves().contains(&result.best.unwrap()));
+/// assert_eq!(searcher.evaluator().describe(), "material");
+/// ```
 pub trait Evaluator: Send {
     /// The score of `pos` for the side to move. Called only on positions where
     /// the side to move has no capture.
@@ -116,6 +143,25 @@ impl HceWeights {
 
     /// Sets one weight by name. Refuses an unknown name and a value beyond
     /// ±[`HceWeights::MAX_ABS`], saying why.
+    ///
+    /// # Errors
+    ///
+    /// [`WeightError::OutOfRange`] when `value` is beyond
+    /// ±[`HceWeights::MAX_ABS`]; [`WeightError::Unknown`] when `name` is not
+    /// one of [`HceWeights::NAMES`]. The weights are unchanged.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{HceWeights, WeightError};
+    ///
+    /// let mut weights = HceWeights::default();
+    /// weights.set("mobility", 7).unwrap();
+    /// assert_eq!(weights.mobility, 7);
+    /// assert!(weights.describe().contains("mobility=7"));
+    /// assert!(matches!(weights.set("speed", 1), Err(WeightError::Unknown { .. })));
+    /// assert!(matches!(weights.set("tempo", 2_000_000), Err(WeightError::OutOfRange { .. })));
+    /// ```
     pub fn set(&mut self, name: &str, value: i32) -> Result<(), WeightError> {
         if value.unsigned_abs() > Self::MAX_ABS as u32 {
             return Err(WeightError::OutOfRange { name: name.to_string(), value });
@@ -157,6 +203,24 @@ impl HceWeights {
 
 /// The handcrafted evaluator: material, advancement, the last-row freeze,
 /// mobility, threats, hanging and defended pieces, blocked pieces.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Evaluator, Hce, HceWeights, Position, MAX_EVAL};
+///
+/// let mut hce = Hce::default();
+/// assert_eq!(hce.describe(), "hce");
+/// // A piece up (White, to move) scores well above zero; the same from
+/// // Black's side, well below.
+/// let up: Position = "..B../...../...../.WW../..... w".parse().unwrap();
+/// let score = hce.evaluate(&up);
+/// assert!(score > 50 && score <= MAX_EVAL);
+/// assert!(hce.evaluate(&up.with_side_to_move(alq_engine::Side::Black)) < -50);
+///
+/// let custom = Hce::new(HceWeights { tempo: 5, ..HceWeights::default() });
+/// assert!(custom.describe().starts_with("hce[material=100,"));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct Hce {
     pub weights: HceWeights,
@@ -166,6 +230,8 @@ pub struct Hce {
 }
 
 impl Hce {
+    /// The handcrafted evaluator with `weights`, under the BrainKing rules
+    /// until a search sets its game's rules.
     pub fn new(weights: HceWeights) -> Hce {
         Hce { weights, rules: RuleSet::BrainKing }
     }

@@ -92,7 +92,34 @@ impl Outcome {
     }
 }
 
-/// A game in progress or finished.
+/// A game in progress or finished: the moves played from a start position,
+/// judged after each move by the end-of-game rules of its [`GameConfig`].
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Game, GameConfig, Outcome, Position, Side, Termination};
+///
+/// let mut game = Game::new(Position::start(), GameConfig::default());
+/// game.play_text("d3-c3").unwrap();
+/// game.play_text("b3xd3").unwrap();
+/// assert_eq!(game.plies(), 2);
+/// assert_eq!(game.position().side_to_move(), Side::White);
+/// assert!(!game.is_over());
+///
+/// // White takes Black's last piece: Black has no move and loses.
+/// let start: Position = "...../...../...../.B.../W.... w".parse().unwrap();
+/// let mut game = Game::new(start, GameConfig::default());
+/// let capture = game.legal_moves()[0];
+/// game.play(capture).unwrap();
+/// let outcome = game.outcome().unwrap();
+/// assert_eq!(outcome, Outcome { winner: Some(Side::White), termination: Termination::NoMoves });
+/// assert_eq!(outcome.result_text(), "1-0");
+/// assert!(game.play_text("c3-c4").is_err(), "the game is over");
+///
+/// assert_eq!(game.undo(), Some(capture));
+/// assert_eq!(game.outcome(), None);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Game {
     config: GameConfig,
@@ -109,6 +136,20 @@ pub struct Game {
 impl Game {
     /// A new game from `start`. If the side to move has no move there, the game
     /// is already over.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Game, GameConfig, Position, RuleSet, Termination};
+    ///
+    /// let game = Game::new(Position::start(), GameConfig::with_rules(RuleSet::Classic));
+    /// assert_eq!(game.rules(), RuleSet::Classic);
+    /// assert_eq!((game.plies(), game.repetition_count(), game.quiet_plies()), (0, 1, 0));
+    ///
+    /// let lost: Position = "...../...../..W../...../..... b".parse().unwrap();
+    /// let over = Game::new(lost, GameConfig::default());
+    /// assert_eq!(over.outcome().map(|o| o.termination), Some(Termination::NoMoves));
+    /// ```
     pub fn new(start: Position, config: GameConfig) -> Game {
         let mut game = Game {
             config,
@@ -123,6 +164,7 @@ impl Game {
         game
     }
 
+    /// The rule set and draw rules the game was started with.
     pub fn config(&self) -> GameConfig {
         self.config
     }
@@ -138,6 +180,7 @@ impl Game {
         self.position().legal_moves_in(self.config.rules)
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> Position {
         self.start
     }
@@ -147,6 +190,7 @@ impl Game {
         *self.positions.last().expect("a game always holds its start position")
     }
 
+    /// The moves played so far, in order.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
@@ -156,14 +200,33 @@ impl Game {
         &self.positions
     }
 
+    /// The number of moves (plies) played so far.
     pub fn plies(&self) -> usize {
         self.moves.len()
     }
 
+    /// How the game ended; `None` while it goes on.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Game, GameConfig, Position, Termination};
+    ///
+    /// // A ply cap of 2: the game is drawn once two plies are played.
+    /// let config = GameConfig { max_plies: Some(2), ..GameConfig::default() };
+    /// let mut game = Game::new(Position::start(), config);
+    /// game.play_text("d3-c3").unwrap();
+    /// assert_eq!(game.outcome(), None);
+    /// game.play_text("b3xd3").unwrap();
+    /// let outcome = game.outcome().unwrap();
+    /// assert_eq!((outcome.winner, outcome.termination), (None, Termination::MaxPlies));
+    /// assert_eq!(outcome.result_text(), "1/2-1/2");
+    /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         self.outcome
     }
 
+    /// Whether the game has ended ([`Game::outcome`] is set).
     pub fn is_over(&self) -> bool {
         self.outcome.is_some()
     }
@@ -185,6 +248,12 @@ impl Game {
 
     /// Plays a legal move. Playing after the game is over, or a move that is
     /// not legal, is refused.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::Illegal`] when `mv` is not a legal move of the current
+    /// position under the game's rules (its `legal` lists them, sorted), or
+    /// when the game is over (its `legal` is empty). The game is unchanged.
     pub fn play(&mut self, mv: Move) -> Result<(), MoveError> {
         let pos = self.position();
         let rules = self.config.rules;
@@ -201,7 +270,15 @@ impl Game {
         Ok(())
     }
 
-    /// Parses and plays a move given in notation.
+    /// Parses and plays a move given in notation; returns the move played.
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_move_in`] under the game's rules:
+    /// [`MoveError::Malformed`] for text that is not a move,
+    /// [`MoveError::Illegal`] for a move that is not legal here; and
+    /// [`MoveError::Illegal`] with an empty `legal` list when the game is
+    /// over. The game is unchanged.
     pub fn play_text(&mut self, text: &str) -> Result<Move, MoveError> {
         if self.outcome.is_some() {
             return Err(MoveError::Illegal { text: text.to_string(), legal: Vec::new() });

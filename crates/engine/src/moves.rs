@@ -15,6 +15,32 @@ pub const MAX_JUMPS: usize = 12;
 /// The path is packed five bits per landing point, the first landing in the
 /// highest bits, so that comparing two packed paths of the same length as
 /// integers compares them lexicographically by landing index.
+///
+/// Moves come from move generation ([`crate::Position::legal_moves`]) or
+/// from notation ([`crate::Position::parse_move`]); `Display` writes the
+/// canonical notation.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Position, Side};
+///
+/// let pos: Position = "....B/...../...B./..B.B/WB.B. w".parse().unwrap();
+/// let moves = pos.legal_moves();
+/// assert_eq!(moves.len(), 1);
+/// let mv = moves[0];
+/// assert_eq!(mv.to_string(), "a1xc1xe1xe3xc3xc1");
+/// assert!(mv.is_capture() && mv.is_progress(Side::White));
+/// assert_eq!(mv.jumps(), 5);
+/// assert_eq!((mv.from().to_string(), mv.to().to_string()), ("a1".into(), "c1".into()));
+/// let captured: Vec<String> = mv.captured().into_iter().map(|p| p.to_string()).collect();
+/// assert_eq!(captured, ["b1", "d1", "c2", "e2", "d3"]);
+/// let landings: Vec<String> = mv.landings().map(|p| p.to_string()).collect();
+/// assert_eq!(landings, ["c1", "e1", "e3", "c3", "c1"]);
+///
+/// // Any legal path of the capture names the same move.
+/// assert_eq!(pos.parse_move("a1xc1xc3xe3xe1xc1"), Ok(mv));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     from: Point,
@@ -102,7 +128,8 @@ impl Move {
 }
 
 impl fmt::Display for Move {
-    /// Canonical notation: `d3-c3` for a simple move, `b2xb4xd4` for a capture.
+    /// Canonical notation: `d3-c3` for a simple move, `b2xb4xd4` for a capture
+    /// (the lexicographically smallest of its legal paths).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.from)?;
         if self.is_capture() {

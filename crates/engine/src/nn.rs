@@ -62,7 +62,27 @@ pub const FORMAT_VERSION: u32 = 1;
 /// `configs/full.toml`), embedded at compile time.
 pub const DEFAULT_NETWORK: &[u8] = include_bytes!("../../../data/networks/default.alqnet");
 
-/// The shipped network, read once.
+/// The shipped network ([`DEFAULT_NETWORK`]), read once and shared.
+///
+/// # Errors
+///
+/// The [`NetworkError`] of [`Network::from_bytes`] if the embedded file is
+/// not a valid network (the engine's tests make sure it is); every call
+/// returns the same result.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{default_network, Evaluator, NnEvaluator, Position};
+///
+/// let net = default_network().unwrap();
+/// assert_eq!(net.layers[0].inputs, alq_engine::INPUTS);
+/// let mut eval = NnEvaluator::new(net.clone());
+/// assert_eq!(eval.describe(), format!("nn:{}", net.id()));
+/// let start = Position::start();
+/// eval.reset(&start);
+/// assert!(eval.evaluate(&start).abs() < 200, "the start is roughly level");
+/// ```
 pub fn default_network() -> Result<Arc<Network>, NetworkError> {
     static NET: std::sync::OnceLock<Result<Arc<Network>, NetworkError>> = std::sync::OnceLock::new();
     NET.get_or_init(|| Network::from_bytes(DEFAULT_NETWORK).map(Arc::new)).clone()
@@ -108,12 +128,31 @@ pub struct Layer {
 }
 
 impl Layer {
+    /// A layer of `inputs` to `outputs` with every weight and bias 0.
     pub fn zeros(inputs: usize, outputs: usize) -> Layer {
         Layer { inputs, outputs, weights: vec![0.0; inputs * outputs], bias: vec![0.0; outputs] }
     }
 }
 
-/// A value network.
+/// A value network: its layers (see the module documentation for the
+/// architecture and file format) and the rule set it was trained under.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{features, Network, NetworkError, Position};
+///
+/// let net = Network::zeros(&[16, 8]);
+/// assert_eq!(net.hidden(), [16, 8]);
+/// assert_eq!(net.description(), "inputs=50;layers=16,8,1;activation=crelu;scale=200");
+/// assert_eq!(net.forward(&features(&Position::start())), 0.0);
+///
+/// let bytes = net.to_bytes();
+/// assert_eq!(Network::from_bytes(&bytes), Ok(net));
+/// let mut damaged = bytes.clone();
+/// damaged[100] ^= 1;
+/// assert!(matches!(Network::from_bytes(&damaged), Err(NetworkError::Checksum { .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
     pub layers: Vec<Layer>,
@@ -132,6 +171,11 @@ impl Network {
     }
 
     /// The hidden widths, e.g. `[128, 32]`.
+    ///
+    /// # Panics
+    ///
+    /// When `layers` is empty (never so for a network read or made by this
+    /// crate).
     pub fn hidden(&self) -> Vec<usize> {
         self.layers[..self.layers.len() - 1].iter().map(|l| l.outputs).collect()
     }
@@ -173,6 +217,31 @@ impl Network {
     }
 
     /// Reads file bytes, refusing anything that is not exactly a valid network.
+    ///
+    /// # Errors
+    ///
+    /// [`NetworkError::BadMagic`] when the bytes do not start with the magic
+    /// `ALQNET\x1a\n`; [`NetworkError::Version`] for a format version other
+    /// than 1; [`NetworkError::Truncated`] when they end early;
+    /// [`NetworkError::Architecture`] for a description that is over 4,096
+    /// bytes, not UTF-8, or not an architecture this engine evaluates (other
+    /// than [`INPUTS`] inputs, an output width other than 1 or 3, a width
+    /// of 0 or over 4,096, another activation or scale, an unknown key or
+    /// rule set); [`NetworkError::ArchitectureHash`] when the stored hash is
+    /// not the description's; [`NetworkError::Checksum`] when the bytes are
+    /// damaged; [`NetworkError::Trailing`] for bytes after the checksum.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Network, NetworkError, DEFAULT_NETWORK};
+    ///
+    /// let net = Network::from_bytes(DEFAULT_NETWORK).unwrap();
+    /// assert_eq!(net.to_bytes(), DEFAULT_NETWORK);
+    /// assert_eq!(Network::from_bytes(b"not a network"), Err(NetworkError::BadMagic));
+    /// let short = &DEFAULT_NETWORK[..100];
+    /// assert!(matches!(Network::from_bytes(short), Err(NetworkError::Truncated(_))));
+    /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8, "magic")? != MAGIC {
@@ -230,6 +299,14 @@ impl Network {
 
     /// The logit of the expected score for a feature vector of length
     /// [`INPUTS`] (0 or 1 each), computed from scratch.
+    ///
+    /// # Panics
+    ///
+    /// When the network has no layers, when `features` is longer than the
+    /// first layer's inputs, when a layer's `weights` or `bias` is shorter
+    /// than its `inputs` and `outputs` say, or when the last layer's width is
+    /// neither 1 nor 3 (never so for a network read by
+    /// [`Network::from_bytes`] or made by [`Network::zeros`]).
     pub fn forward(&self, features: &[f32]) -> f32 {
         let first = &self.layers[0];
         let mut acc = first.bias.clone();
@@ -263,6 +340,21 @@ impl Network {
 /// The logit of the side to move's expected score from the output layer:
 /// the output itself for a scalar network, and for win/draw/loss logits
 /// `ln((e^w + e^d / 2) / (e^l + e^d / 2))`, computed without overflow.
+///
+/// # Panics
+///
+/// When `output` has other than 1 or 3 values.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::score_logit;
+///
+/// assert_eq!(score_logit(&[0.75]), 0.75);
+/// // Equal win and loss logits: an even expected score, logit 0.
+/// assert!(score_logit(&[1.0, 3.0, 1.0]).abs() < 1e-6);
+/// assert!(score_logit(&[5.0, 0.0, -5.0]) > 0.0);
+/// ```
 #[inline]
 pub fn score_logit(output: &[f32]) -> f32 {
     match *output {
@@ -458,6 +550,18 @@ impl<'a> Reader<'a> {
 }
 
 /// The feature index of a `piece` side's piece on `point`, seen from `perspective`.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{feature, Point, Side};
+///
+/// let b2 = Point::parse("b2").unwrap();
+/// assert_eq!(feature(Side::White, Side::White, b2), 6);
+/// assert_eq!(feature(Side::White, Side::Black, b2), 31);
+/// // Seen from Black, b2 is b4 of an own-pieces-move-up board.
+/// assert_eq!(feature(Side::Black, Side::Black, b2), 16);
+/// ```
 #[inline]
 pub fn feature(perspective: Side, piece: Side, point: Point) -> usize {
     let q = match perspective {
@@ -493,6 +597,39 @@ pub fn vector_instructions() -> &'static str {
 /// for every ply of the search, updated from the move instead of recomputed.
 /// Its loops run with the widest vector instructions the CPU has (checked
 /// once, when it is made) and give the same bits on every CPU.
+///
+/// A caller driving it by hand calls [`Evaluator::reset`] at the root, then
+/// [`Evaluator::make`] and [`Evaluator::unmake`] in step with the moves.
+///
+/// # Panics
+///
+/// [`Evaluator::make`] panics when more than [`MAX_PLY`]` + 1` moves are
+/// made below the root without being taken back, which a
+/// [`crate::Searcher`] never does.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{default_network, features, Evaluator, NnEvaluator, Position, SCORE_SCALE};
+///
+/// let net = default_network().unwrap();
+/// let mut eval = NnEvaluator::new(net.clone());
+/// let start = Position::start();
+/// let mv = start.legal_moves()[0];
+/// let next = start.play(mv);
+/// eval.reset(&start);
+/// eval.make(&start, mv, &next);
+/// // The incremental first layer agrees with the forward pass from scratch.
+/// let scratch = (net.forward(&features(&next)) * SCORE_SCALE).round() as i32;
+/// assert!((eval.evaluate(&next) - scratch).abs() <= 1);
+/// eval.unmake();
+///
+/// let mut portable = NnEvaluator::portable(net);
+/// portable.reset(&start);
+/// assert_eq!(portable.instruction_set(), "baseline");
+/// eval.reset(&start);
+/// assert_eq!(portable.evaluate(&start), eval.evaluate(&start), "the same bits on every path");
+/// ```
 pub struct NnEvaluator {
     net: Arc<Network>,
     width: usize,
@@ -506,6 +643,13 @@ pub struct NnEvaluator {
 }
 
 impl NnEvaluator {
+    /// An evaluator of `net`, on the widest instruction set this CPU offers
+    /// ([`vector_instructions`]).
+    ///
+    /// # Panics
+    ///
+    /// When `net` has no layers (never so for a network read or made by this
+    /// crate).
     pub fn new(net: Arc<Network>) -> NnEvaluator {
         let width = net.layers[0].outputs;
         let widest = net.layers.iter().map(|l| l.outputs).max().unwrap_or(1);
@@ -523,6 +667,10 @@ impl NnEvaluator {
 
     /// The same evaluator on the baseline instruction set whatever the CPU
     /// offers (for tests and benchmarks of the vector paths).
+    ///
+    /// # Panics
+    ///
+    /// As [`NnEvaluator::new`], when `net` has no layers.
     pub fn portable(net: Arc<Network>) -> NnEvaluator {
         NnEvaluator { level: kernels::Level::Baseline, ..NnEvaluator::new(net) }
     }
@@ -532,6 +680,7 @@ impl NnEvaluator {
         self.level.name()
     }
 
+    /// The network it evaluates with.
     pub fn network(&self) -> &Network {
         &self.net
     }

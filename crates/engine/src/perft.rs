@@ -9,11 +9,32 @@ use crate::rules::{RuleSet, Rules, BRAINKING_RULES};
 /// The number of move sequences of length `depth` from `pos` under the
 /// BrainKing rules (draw rules ignored; a side without moves ends its
 /// branch). The last ply is bulk-counted.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{perft, Position};
+///
+/// let start = Position::start();
+/// let counts: Vec<u64> = (0..=6).map(|depth| perft(&start, depth)).collect();
+/// assert_eq!(counts, [1, 4, 5, 6, 12, 27, 96]);
+/// ```
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     perft_with(&BRAINKING_RULES, pos, depth)
 }
 
 /// [`perft`] under the given rules.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{perft, perft_with, Position, BRAINKING_RULES, CLASSIC_RULES};
+///
+/// let start = Position::start();
+/// assert_eq!(perft_with(&BRAINKING_RULES, &start, 6), perft(&start, 6));
+/// assert_eq!(perft_with(&BRAINKING_RULES, &start, 8), 1716);
+/// assert_eq!(perft_with(&CLASSIC_RULES, &start, 8), 2521);
+/// ```
 pub fn perft_with(rules: &Rules, pos: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -53,6 +74,15 @@ pub enum PerftCount {
 /// Perft under `rules` spread over the current rayon pool: the tree is
 /// expanded breadth-first until there are enough subtrees to share out, then
 /// each is counted on its own.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{perft, perft_parallel, PerftCount, Position, RuleSet};
+///
+/// let start = Position::start();
+/// assert_eq!(perft_parallel(RuleSet::BrainKing, PerftCount::Moves, &start, 8), perft(&start, 8));
+/// ```
 pub fn perft_parallel(rules: RuleSet, count: PerftCount, pos: &Position, depth: u32) -> u64 {
     let rules = rules.rules();
     let wanted = 64 * rayon::current_num_threads().max(1);
@@ -81,6 +111,17 @@ pub fn perft_parallel(rules: RuleSet, count: PerftCount, pos: &Position, depth: 
 /// Perft of each legal move's subtree (`depth - 1` below it) under the
 /// BrainKing rules, for locating a disagreement with another implementation.
 /// Empty when `depth` is 0.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{perft, perft_divide, Position};
+///
+/// let start = Position::start();
+/// let divide = perft_divide(&start, 5);
+/// assert_eq!(divide.len(), 4);
+/// assert_eq!(divide.iter().map(|&(_, n)| n).sum::<u64>(), perft(&start, 5));
+/// ```
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(crate::Move, u64)> {
     if depth == 0 {
         return Vec::new();

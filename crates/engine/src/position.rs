@@ -12,6 +12,31 @@ use crate::zobrist;
 
 /// A position: one bitboard per side, the side to move and its Zobrist hash.
 /// It holds no history; [`crate::Game`] does.
+///
+/// Its text (read by [`str::parse`], written by `Display`) gives ranks 5
+/// down to 1, files a to e, `W`, `B` or `.` for each point, then `w` or `b`
+/// for the side to move.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Position, Side, START_TEXT};
+///
+/// let start = Position::start();
+/// assert_eq!(start.to_string(), START_TEXT);
+/// assert_eq!(start.to_string(), "BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w");
+/// assert_eq!(START_TEXT.parse::<Position>(), Ok(start));
+///
+/// let mv = start.parse_move("d3-c3").unwrap();
+/// let next = start.play(mv);
+/// assert_eq!(next.to_string(), "BBBBB/BBBBB/BBW.W/WWWWW/WWWWW b");
+/// assert_eq!(next.side_to_move(), Side::Black);
+/// assert_eq!(next.hash(), next.hash_from_scratch());
+///
+/// // Black must capture, and has one capture only.
+/// let replies: Vec<String> = next.legal_moves().iter().map(|m| m.to_string()).collect();
+/// assert_eq!(replies, ["b3xd3"]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     pieces: [Bitboard; 2],
@@ -29,7 +54,20 @@ impl Default for Position {
 }
 
 impl Position {
-    /// The start position of the BrainKing rules.
+    /// The start position of the BrainKing rules ([`START_TEXT`]).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Position, Side};
+    ///
+    /// let start = Position::start();
+    /// assert_eq!(start.side_to_move(), Side::White);
+    /// assert_eq!(start.pieces(Side::White).count(), 12);
+    /// assert_eq!(start.pieces(Side::Black).count(), 12);
+    /// assert_eq!(start.empty().count(), 1);
+    /// assert_eq!(start, Position::default());
+    /// ```
     pub fn start() -> Position {
         Position::start_of(RuleSet::BrainKing)
     }
@@ -68,21 +106,25 @@ impl Position {
         self.hash
     }
 
+    /// The side whose turn it is.
     #[inline]
     pub fn side_to_move(&self) -> Side {
         self.side
     }
 
+    /// The points of `side`'s pieces.
     #[inline]
     pub fn pieces(&self, side: Side) -> Bitboard {
         self.pieces[side.index()]
     }
 
+    /// The points holding a piece of either side.
     #[inline]
     pub fn occupied(&self) -> Bitboard {
         self.pieces[0].union(self.pieces[1])
     }
 
+    /// The points holding no piece.
     #[inline]
     pub fn empty(&self) -> Bitboard {
         self.occupied().complement()
@@ -100,6 +142,20 @@ impl Position {
 
     /// The position after `mv`, which must be legal here (or at least
     /// pseudo-legal: the mover's piece on `from`, opponents on `captured`).
+    /// It is not checked: another move gives a meaningless position (never a
+    /// panic). [`crate::Game::play`] checks.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::Position;
+    ///
+    /// let pos: Position = "...../...../...../.B.../W.... w".parse().unwrap();
+    /// let capture = pos.parse_move("a1xc3").unwrap();
+    /// let after = pos.play(capture);
+    /// assert_eq!(after.to_string(), "...../...../..W../...../..... b");
+    /// assert!(after.is_lost());
+    /// ```
     #[inline]
     pub fn play(&self, mv: Move) -> Position {
         let us = self.side;
@@ -124,13 +180,40 @@ impl Position {
     }
 
     /// All legal moves under the BrainKing rules, each once, captures carrying
-    /// their canonical path.
+    /// their canonical path. Captures are compulsory: when there is one, only
+    /// captures are listed.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::Position;
+    ///
+    /// let mut moves: Vec<String> = Position::start().legal_moves().iter().map(|m| m.to_string()).collect();
+    /// moves.sort();
+    /// assert_eq!(moves, ["b2-c3", "c2-c3", "d2-c3", "d3-c3"]);
+    ///
+    /// // The side to move with no legal move has lost.
+    /// let lost: Position = "...../...../..W../...../..... b".parse().unwrap();
+    /// assert!(lost.legal_moves().is_empty() && lost.is_lost());
+    /// ```
     pub fn legal_moves(&self) -> MoveList {
         self.legal_moves_in(RuleSet::BrainKing)
     }
 
     /// All legal moves under `rules`, each once, captures carrying their
     /// canonical path.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Position, RuleSet};
+    ///
+    /// // A lone white piece on c3: BrainKing's pieces never move backward,
+    /// // the classic rules' move along every line.
+    /// let pos: Position = "B..../...../..W../...../..... w".parse().unwrap();
+    /// assert_eq!(pos.legal_moves_in(RuleSet::BrainKing).len(), 5);
+    /// assert_eq!(pos.legal_moves_in(RuleSet::Classic).len(), 8);
+    /// ```
     pub fn legal_moves_in(&self, rules: RuleSet) -> MoveList {
         let mut list = MoveList::new();
         self.generate(rules.rules(), &mut list);
@@ -252,11 +335,40 @@ impl Position {
     /// Parses a move in notation (`d3-c3`, `b2xb4xd4`; any legal path of a
     /// capture) under the BrainKing rules and returns the legal move it names,
     /// with its canonical path.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveError::Malformed`] when `text` is not a move (mixes `-` and `x`,
+    /// has a simple move of more than two points, or names something other
+    /// than a point); [`MoveError::Illegal`], with the sorted legal moves,
+    /// when it names no legal move here (a capture path that cannot be
+    /// jumped or is incomplete, a simple move while a capture is compulsory).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{MoveError, Position};
+    ///
+    /// let start = Position::start();
+    /// let mv = start.parse_move(" d3-c3 ").unwrap();
+    /// assert_eq!((mv.from().to_string(), mv.to().to_string()), ("d3".into(), "c3".into()));
+    /// assert_eq!(mv.to_string(), "d3-c3");
+    ///
+    /// assert!(matches!(start.parse_move("d3xc3-b3"), Err(MoveError::Malformed { .. })));
+    /// let Err(MoveError::Illegal { legal, .. }) = start.parse_move("a1-a2") else { panic!() };
+    /// assert_eq!(legal, ["b2-c3", "c2-c3", "d2-c3", "d3-c3"]);
+    /// ```
     pub fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
         self.parse_move_in(RuleSet::BrainKing, text)
     }
 
     /// [`Position::parse_move`] under `rules`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_move`]: [`MoveError::Malformed`] for text that is
+    /// not a move, [`MoveError::Illegal`] for a move that is not legal here
+    /// under `rules`.
     pub fn parse_move_in(&self, rules: RuleSet, text: &str) -> Result<Move, MoveError> {
         let trimmed = text.trim();
         let malformed = |reason: &str| MoveError::Malformed { text: text.to_string(), reason: reason.to_string() };
@@ -385,6 +497,30 @@ impl FromStr for Position {
 
     /// Reads `BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w`: ranks 5 down to 1, files a to e,
     /// then the side to move.
+    ///
+    /// # Errors
+    ///
+    /// A [`PositionError`] holding the text: [`PositionError::MissingSide`]
+    /// or [`PositionError::BadSide`] when the side to move is absent, not
+    /// `w` or `b`, or followed by more text; [`PositionError::RankCount`] for
+    /// other than 5 ranks; [`PositionError::RankLength`] for a rank of other
+    /// than 5 points; [`PositionError::UnknownCharacter`] for a character
+    /// other than `W`, `B` and `.`; [`PositionError::TooManyPieces`] for more
+    /// than 12 pieces a side.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Position, PositionError};
+    ///
+    /// let pos: Position = "...../...../...../.B.../W.... w".parse().unwrap();
+    /// assert_eq!(pos.occupied().count(), 2);
+    ///
+    /// let err = "...../...../...../.B.../W.... x".parse::<Position>().unwrap_err();
+    /// assert!(matches!(err, PositionError::BadSide { .. }));
+    /// assert!(err.to_string().contains("expected 'w' or 'b'"));
+    /// assert!(matches!("...../..... w".parse::<Position>(), Err(PositionError::RankCount { found: 2, .. })));
+    /// ```
     fn from_str(text: &str) -> Result<Position, PositionError> {
         let owned = || text.to_string();
         let trimmed = text.trim();

@@ -100,6 +100,7 @@ impl JumpList {
         jumps: [Jump { over: Point::from_index_unchecked(0), land: Point::from_index_unchecked(0) }; 8],
     };
 
+    /// The jumps, sorted by landing index.
     #[inline]
     pub fn as_slice(&self) -> &[Jump] {
         &self.jumps[..self.len as usize]
@@ -148,6 +149,11 @@ pub struct Shift {
 
 impl Shift {
     /// Moves every point of `bb` (restricted to `from`) one step along the direction.
+    ///
+    /// # Panics
+    ///
+    /// With overflow checks on (debug builds), when `delta` is 32 or more in
+    /// absolute value (the shifts of [`Rules`]' tables are at most 6).
     #[inline(always)]
     pub fn apply(self, bb: Bitboard) -> Bitboard {
         let bits = bb.0 & self.from.0;
@@ -156,6 +162,11 @@ impl Shift {
 
     /// The inverse step: the points from which one step along the direction
     /// reaches `bb` (ignoring `from`).
+    ///
+    /// # Panics
+    ///
+    /// As [`Shift::apply`], with overflow checks on, when `delta` is 32 or
+    /// more in absolute value.
     #[inline(always)]
     pub fn back(self, bb: Bitboard) -> Bitboard {
         let bits = bb.0;
@@ -275,6 +286,25 @@ pub static CLASSIC_RULES: Rules = Rules::new(CLASSIC);
 
 /// A rule set chosen at run time: a name for [`Rules`] built at compile time.
 /// Games ([`crate::GameConfig`]), records, networks and tables carry it.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Game, GameConfig, Position, RuleSet, CLASSIC};
+///
+/// assert_eq!(RuleSet::default(), RuleSet::BrainKing);
+/// assert_eq!(RuleSet::Classic.name(), "classic");
+/// assert_eq!(RuleSet::from_name("brainking"), Some(RuleSet::BrainKing));
+/// assert_eq!("classic".parse::<RuleSet>(), Ok(RuleSet::Classic));
+/// assert_eq!(RuleSet::Classic.to_string(), "classic");
+/// assert!(RuleSet::Classic.rules().variant.backward);
+/// assert_eq!(RuleSet::Classic.rules().variant, CLASSIC);
+///
+/// // A game under the classic rules.
+/// let mut game = Game::new(Position::start(), GameConfig::with_rules(RuleSet::Classic));
+/// game.play_text("c2-c3").unwrap();
+/// assert_eq!(game.rules(), RuleSet::Classic);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RuleSet {
@@ -321,6 +351,12 @@ impl std::fmt::Display for RuleSet {
 impl std::str::FromStr for RuleSet {
     type Err = String;
 
+    /// Reads a rule set's name ([`RuleSet::name`]), surrounding spaces
+    /// allowed.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the text and the known rule sets when it names none.
     fn from_str(text: &str) -> Result<RuleSet, String> {
         RuleSet::from_name(text.trim()).ok_or_else(|| {
             let names: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();

@@ -35,6 +35,19 @@ pub const MAX_PLY: usize = 128;
 pub const TB_WIN: i32 = 25_000;
 
 /// A search score from the side to move's point of view.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Score, MATE};
+///
+/// assert_eq!(Score::from_internal(MATE - 3), Score::Win(3));
+/// assert_eq!(Score::Win(3).to_internal(), MATE - 3);
+/// assert_eq!(Score::Cp(-40).negate(), Score::Cp(40));
+/// assert_eq!(Score::Loss(2).to_string(), "loss 2");
+/// assert!(Score::Draw.is_proven() && !Score::Cp(0).is_proven());
+/// assert!(Score::Win(9).to_internal() > Score::Cp(500).to_internal());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     /// Centipawns (one piece is about 100).
@@ -130,14 +143,17 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// Search to `depth` plies (forced captures at the horizon not counted).
     pub fn depth(depth: u32) -> Limits {
         Limits { depth: Some(depth), ..Limits::default() }
     }
 
+    /// Stop once about `nodes` nodes are searched (after depth 1).
     pub fn nodes(nodes: u64) -> Limits {
         Limits { nodes: Some(nodes), ..Limits::default() }
     }
 
+    /// Stop after `time` (after depth 1); see [`time_for_move`].
     pub fn movetime(time: Duration) -> Limits {
         Limits { movetime: Some(time), ..Limits::default() }
     }
@@ -169,6 +185,26 @@ impl fmt::Display for Limits {
 /// Used as [`Limits::movetime`], which ends an iteration early when half of
 /// it is gone, the search does not run over it by more than a few
 /// milliseconds.
+///
+/// # Panics
+///
+/// When `remaining` or `increment` is so large (over about 146 billion
+/// years) that multiplying it by 4 or 3 overflows a [`Duration`].
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use alq_engine::time_for_move;
+///
+/// let ms = Duration::from_millis;
+/// // One minute, sudden death: planned as 30 moves, 2 s less 20 ms each.
+/// assert_eq!(time_for_move(ms(60_000), ms(0), None), ms(1_980));
+/// // One move to go: at most 80 % of the clock.
+/// assert_eq!(time_for_move(ms(1_000), ms(0), Some(1)), ms(780));
+/// // Nearly out of time: still 1 ms.
+/// assert_eq!(time_for_move(ms(10), ms(0), None), ms(1));
+/// ```
 pub fn time_for_move(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
     let overhead = Duration::from_millis(20);
     let to_go = moves_to_go.unwrap_or(30).clamp(1, 200);
@@ -259,6 +295,26 @@ fn reusable(entry: &Entry, score: i32, ply: usize, budgets: (u8, u8)) -> bool {
 }
 
 /// An alpha-beta searcher over an [`Evaluator`].
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Hce, Limits, Position, Score, SearchConfig, Searcher};
+///
+/// let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+/// let start = Position::start();
+/// let result = searcher.search_position(&start, Limits::nodes(2_000));
+/// let best = result.best.unwrap();
+/// assert!(start.legal_moves().contains(&best));
+/// assert_eq!(result.pv.first(), Some(&best));
+/// assert!(result.depth >= 1 && result.nodes >= 2_000);
+///
+/// // A capture of Black's last piece is a proven win in one ply.
+/// let pos: Position = "...../...../...../.B.../W.... w".parse().unwrap();
+/// let result = searcher.search_position(&pos, Limits::depth(4));
+/// assert_eq!(result.best.map(|m| m.to_string()), Some("a1xc3".to_string()));
+/// assert_eq!(result.score, Score::Win(1));
+/// ```
 pub struct Searcher<E: Evaluator> {
     eval: E,
     tt: Arc<TranspositionTable>,
@@ -296,6 +352,8 @@ pub struct Searcher<E: Evaluator> {
 }
 
 impl<E: Evaluator> Searcher<E> {
+    /// A searcher over `eval` with a transposition table of
+    /// `config.hash_mb` MiB, on one thread and without endgame tables.
     pub fn new(eval: E, config: SearchConfig) -> Searcher<E> {
         Self::with_table(eval, Arc::new(TranspositionTable::new(config.hash_mb)))
     }
@@ -360,10 +418,12 @@ impl<E: Evaluator> Searcher<E> {
         self.stop = flag;
     }
 
+    /// The evaluator it searches with.
     pub fn evaluator(&self) -> &E {
         &self.eval
     }
 
+    /// The evaluator, to change its settings between searches.
     pub fn evaluator_mut(&mut self) -> &mut E {
         &mut self.eval
     }
@@ -380,6 +440,7 @@ impl<E: Evaluator> Searcher<E> {
         self.tt.clear();
     }
 
+    /// The endgame tables given by [`Searcher::set_tables`], if any.
     pub fn tables(&self) -> Option<&Arc<dyn EndgameTables>> {
         self.tables.as_ref()
     }
@@ -403,7 +464,28 @@ impl<E: Evaluator> Searcher<E> {
 
     /// Searches the current position of `game`, with its history for
     /// repetitions and its draw rules. `on_iteration` is called after each
-    /// completed iteration.
+    /// completed iteration. A game already lost for the side to move gives
+    /// no move and [`Score::Loss`]`(0)`.
+    ///
+    /// # Panics
+    ///
+    /// With more than one thread ([`Searcher::set_threads`]), when the
+    /// operating system cannot start a helper thread.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Game, GameConfig, Hce, Limits, Position, SearchConfig, Searcher};
+    ///
+    /// let mut game = Game::new(Position::start(), GameConfig::default());
+    /// game.play_text("d3-c3").unwrap();
+    /// let mut searcher = Searcher::new(Hce::default(), SearchConfig { hash_mb: 1 });
+    /// let mut depths = Vec::new();
+    /// let result = searcher.search(&game, Limits::depth(5), |it| depths.push(it.depth));
+    /// assert_eq!(depths, [1, 2, 3, 4, 5]);
+    /// assert_eq!(result.best.unwrap().to_string(), "b3xd3", "the only legal move");
+    /// game.play(result.best.unwrap()).unwrap();
+    /// ```
     pub fn search(&mut self, game: &Game, limits: Limits, mut on_iteration: impl FnMut(&Iteration)) -> SearchResult {
         let root = game.position();
         self.tt.new_search();

@@ -15,6 +15,20 @@ use crate::position::Position;
 /// Repetition and no-progress rules are not part of it (see the tablebase
 /// README); [`Exact::holds_within`] says when a game's draw rules cannot
 /// interfere.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::Exact;
+///
+/// // The side to move has three moves, leading to these values for the opponent.
+/// let value = Exact::from_successors([Exact::Win(2), Exact::Draw, Exact::Loss(4)]);
+/// assert_eq!(value, Exact::Win(5));
+/// assert_eq!(value.to_string(), "win 5");
+/// assert_eq!("win 5".parse::<Exact>(), Ok(value));
+/// assert!(value.holds_within(60) && !value.holds_within(4));
+/// assert_eq!(Exact::from_successors([]), Exact::Loss(0));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Exact {
     Win(u32),
@@ -89,6 +103,11 @@ impl std::str::FromStr for Exact {
     type Err = String;
 
     /// Reads what `Display` writes.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the text when it is not `win D`, `loss D` or `draw`
+    /// with `D` a whole number of plies.
     fn from_str(text: &str) -> Result<Exact, String> {
         let bad = || format!("bad exact value {text:?} (expected win D, loss D or draw)");
         let mut words = text.split_whitespace();
@@ -160,6 +179,11 @@ impl std::str::FromStr for Proven {
     type Err = String;
 
     /// Reads what `Display` writes.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the text and the accepted forms when it is none of
+    /// them.
     fn from_str(text: &str) -> Result<Proven, String> {
         let bad = || {
             format!("bad proven value {text:?} (expected win D, loss D, draw, win ≤ D, loss ≤ D, win, loss, ≥ draw or ≤ draw)")

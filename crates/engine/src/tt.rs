@@ -130,8 +130,23 @@ fn decode(key: u64, data: u64, moves: u64) -> Entry {
 
 impl TranspositionTable {
     /// A table of at most `megabytes` MiB (at least 1,024 entries). The
-    /// number of entries is counted by the size of an unpacked [`Entry`], as
-    /// before the table was shared, so searches keep their node counts.
+    /// number of entries is counted by the size of an unpacked entry (the
+    /// type [`TranspositionTable::probe`] returns), as before the table was
+    /// shared, so searches keep their node counts.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{Bound, TranspositionTable};
+    ///
+    /// let tt = TranspositionTable::new(1);
+    /// assert!(tt.len() >= 1_024 && tt.len().is_power_of_two());
+    /// tt.store(0xABCD, 3, 42, Bound::Exact, None, (255, 255));
+    /// let entry = tt.probe(0xABCD).unwrap();
+    /// assert_eq!((entry.score, entry.depth, entry.bound), (42, 3, Bound::Exact));
+    /// tt.clear();
+    /// assert!(tt.probe(0xABCD).is_none());
+    /// ```
     pub fn new(megabytes: usize) -> TranspositionTable {
         let want = (megabytes.max(1) * 1024 * 1024) / std::mem::size_of::<Entry>();
         let size = (want.max(1024) + 1).next_power_of_two() / 2;
@@ -147,6 +162,7 @@ impl TranspositionTable {
         self.slots.len()
     }
 
+    /// Never true: a table has at least 1,024 entries.
     pub fn is_empty(&self) -> bool {
         self.slots.is_empty()
     }
@@ -180,6 +196,7 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The entry stored for `key`, if its slot holds one for that key.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let e = self.slots[key as usize & self.mask].load();
@@ -187,7 +204,9 @@ impl TranspositionTable {
     }
 
     /// Stores a result; `budgets` are the node's (no progress, ply cap)
-    /// budgets, see [`Entry::np_budget`].
+    /// budgets: the plies that could still pass there before the no-progress
+    /// rule or the ply cap could end the game, 255 for 255 or more or no
+    /// rule (a proven result depends on them).
     #[inline]
     pub fn store(&self, key: u64, depth: i32, score: i32, bound: Bound, best: Option<Move>, budgets: (u8, u8)) {
         let generation = self.generation.load(Ordering::Relaxed);

@@ -52,6 +52,21 @@ impl fmt::Display for Side {
 }
 
 /// A point of the 5×5 board, `index = 5 * (rank - 1) + file` (a1 = 0, e5 = 24).
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::Point;
+///
+/// let c3 = Point::parse("c3").unwrap();
+/// assert_eq!((c3.index(), c3.file(), c3.rank()), (12, 2, 2));
+/// assert_eq!(c3.to_string(), "c3");
+/// assert!(c3.is_strong());
+/// assert_eq!(Point::from_coords(0, 4), Point::parse("a5"));
+/// assert_eq!(Point::parse("a1").unwrap().mirror().to_string(), "e1");
+/// assert_eq!(Point::new(25), None);
+/// assert_eq!(Point::all().count(), Point::COUNT);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point(u8);
 
@@ -116,7 +131,19 @@ impl Point {
         Point(self.rank() * 5 + (4 - self.file()))
     }
 
-    /// Parses a point name such as `c3`; `None` when it is not one.
+    /// Parses a point name such as `c3`; `None` when it is not one
+    /// (upper-case files, surrounding spaces and points off the board
+    /// included).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::Point;
+    ///
+    /// assert_eq!(Point::parse("e5").map(|p| p.index()), Some(24));
+    /// assert_eq!(Point::parse("f1"), None);
+    /// assert_eq!(Point::parse("C3"), None);
+    /// ```
     pub fn parse(text: &str) -> Option<Point> {
         let bytes = text.as_bytes();
         if bytes.len() != 2 {
@@ -140,6 +167,23 @@ impl fmt::Display for Point {
 }
 
 /// A set of points, one bit per point index.
+///
+/// # Examples
+///
+/// ```
+/// use alq_engine::{Bitboard, Point};
+///
+/// let a1 = Point::parse("a1").unwrap();
+/// let c3 = Point::parse("c3").unwrap();
+/// let set = Bitboard::EMPTY.with(a1).with(c3);
+/// assert_eq!(set, Bitboard(1 | 1 << 12));
+/// assert_eq!(set.count(), 2);
+/// assert!(set.contains(c3) && !set.without(c3).contains(c3));
+/// assert_eq!(set.first(), Some(a1));
+/// let names: Vec<String> = set.into_iter().map(|p| p.to_string()).collect();
+/// assert_eq!(names, ["a1", "c3"]);
+/// assert_eq!(Bitboard::rank(0).union(set.complement()).count(), 24);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Bitboard(pub u32);
 
@@ -155,46 +199,60 @@ impl Bitboard {
         Bitboard(1 << point.0)
     }
 
-    /// A whole rank (0-based).
+    /// A whole rank (0-based), for `rank` below 5 (5 and 6 give points off
+    /// the board).
+    ///
+    /// # Panics
+    ///
+    /// With overflow checks on (debug builds), when `rank` is 7 or more: the
+    /// shift overflows. In a constant it is a compile error.
     pub const fn rank(rank: u8) -> Bitboard {
         Bitboard(0b11111 << (rank * 5))
     }
 
+    /// Whether `point` is in the set.
     #[inline]
     pub const fn contains(self, point: Point) -> bool {
         self.0 & (1 << point.0) != 0
     }
 
+    /// Whether the set has no point.
     #[inline]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// The number of points in the set.
     #[inline]
     pub const fn count(self) -> u32 {
         self.0.count_ones()
     }
 
+    /// The set with `point` added.
     #[inline]
     pub const fn with(self, point: Point) -> Bitboard {
         Bitboard(self.0 | (1 << point.0))
     }
 
+    /// The set with `point` removed.
     #[inline]
     pub const fn without(self, point: Point) -> Bitboard {
         Bitboard(self.0 & !(1 << point.0))
     }
 
+    /// The points in either set.
     #[inline]
     pub const fn union(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 | other.0)
     }
 
+    /// The points in both sets.
     #[inline]
     pub const fn intersection(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & other.0)
     }
 
+    /// The points of `self` that are not in `other`.
     #[inline]
     pub const fn difference(self, other: Bitboard) -> Bitboard {
         Bitboard(self.0 & !other.0)
