@@ -62,6 +62,8 @@ enum Command {
     /// Threads, Eval, Tablebases, NoProgress, Rules), position startpos|fen TEXT
     /// [moves ...], go [depth D] [nodes N] [movetime MS] [wtime MS btime MS
     /// winc MS binc MS movestogo N] [infinite], stop, quit. See docs/protocol.md.
+    // The doc text is the --help text; `[infinite]` is protocol syntax, not a link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     Engine(engine::EngineArgs),
     /// Play a game against the engine in the terminal.
     Play(play::PlayArgs),

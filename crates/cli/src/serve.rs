@@ -83,7 +83,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         for (line, value) in crate::solve::read_proofs(dir, rules)? {
             let pos = replay(&line, rules).with_context(|| format!("a proven line of {}", dir.display()))?;
             if let Some(v) = side_to_move_view(value.trim_end_matches(" (proof)"), pos.side_to_move()) {
-                known.exact.insert(alq_explorer::index::key(&pos), (v.to_string(), "proof"));
+                known.exact.insert(pos.key(), (v.to_string(), "proof"));
             }
         }
     }
@@ -198,7 +198,7 @@ fn read_book(path: &std::path::Path, known: &mut Known) -> anyhow::Result<()> {
                 &row[score_col]
             )
         })?;
-        let k = alq_explorer::index::key(&pos);
+        let k = pos.key();
         known.scores.insert(k, score);
         if let Some(value) = exact_col.map(|c| row[c].trim()).filter(|v| !v.is_empty()) {
             known.exact.entry(k).or_insert_with(|| (value.to_string(), "book"));

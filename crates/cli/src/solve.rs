@@ -388,7 +388,7 @@ fn check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
     let mut pos = match args.position.as_deref() {
         Some(text) => crate::parse_position(Some(text))?,
         None if args.moves.is_some() => Position::start_of(cert.rules),
-        None => alq_solver::position(cert.root),
+        None => Position::from_key_unchecked(cert.root),
     };
     for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
         let mv = pos.parse_move_in(cert.rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
@@ -472,7 +472,7 @@ fn split(args: &SolveArgs, rules: RuleSet, pos: &Position, plies: u32, tb: Optio
             }
             for mv in p.legal_moves_in(rules) {
                 let child = p.play(mv);
-                if seen.insert(alq_solver::key(&child)) {
+                if seen.insert(child.key()) {
                     let line = if line.is_empty() { mv.to_string() } else { format!("{line} {mv}") };
                     next.push((child, line));
                 }

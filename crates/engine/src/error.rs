@@ -2,6 +2,7 @@
 
 use thiserror::Error;
 
+use crate::key::KeyProblem;
 use crate::types::Side;
 
 /// Why a position text was refused. Each variant holds the rejected text.
@@ -19,6 +20,9 @@ pub enum PositionError {
     BadSide { text: String, found: String },
     #[error("position {text:?}: {side} has {count} pieces, at most 12 are possible")]
     TooManyPieces { text: String, side: Side, count: u32 },
+    /// A number that is not a [packed key](crate::Position::key).
+    #[error("key {key:#x} {problem}")]
+    Key { key: u64, problem: KeyProblem },
 }
 
 /// Why a move text was refused in a position.

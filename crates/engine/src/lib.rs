@@ -25,6 +25,7 @@ mod actions;
 mod error;
 mod eval;
 mod game;
+mod key;
 mod moves;
 mod nn;
 mod perft;
@@ -40,6 +41,7 @@ pub use actions::ActionIndex;
 pub use error::{MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, WeightError, MAX_EVAL};
 pub use game::{Game, GameConfig, Outcome, Termination};
+pub use key::{key_side, KeyProblem};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{
     default_network, feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError,

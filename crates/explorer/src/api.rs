@@ -12,7 +12,7 @@ use alq_engine::{Exact, Game, GameConfig, Limits, Move, Position, RuleSet, Score
 use alq_play::EvalSpec;
 use alq_tablebase::{Kind, Tablebase};
 
-use crate::index::{key, Counts, Index};
+use crate::index::{Counts, Index};
 
 /// A request that cannot be answered: the HTTP status and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -138,13 +138,13 @@ impl Explorer {
                 }
             }
         }
-        self.known.exact.get(&key(pos)).cloned()
+        self.known.exact.get(&pos.key()).cloned()
     }
 
     /// The search score of `pos` (side to move's view): the book's, else a
     /// search of `eval_nodes` nodes (cached) when an evaluator is given.
     fn score(&self, pos: &Position) -> Option<Score> {
-        let k = key(pos);
+        let k = pos.key();
         if let Some(s) = self.known.scores.get(&k) {
             return Some(*s);
         }

@@ -17,9 +17,6 @@ use rayon::prelude::*;
 use alq_engine::{Position, RuleSet};
 use alq_records::{RecordError, RecordReader};
 
-/// The solver's 51-bit packed position (the Python package's `Position.key`).
-pub use alq_solver::key;
-
 /// Results of a set of games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -129,7 +126,7 @@ impl Index {
                         let counts = Counts::of_result(&record.result, record.plies);
                         let positions = game.game.positions();
                         let deep = positions.len().min(max_plies as usize + 1);
-                        let mut seen: Vec<u64> = positions[..deep].iter().map(key).collect();
+                        let mut seen: Vec<u64> = positions[..deep].iter().map(Position::key).collect();
                         let steps: Vec<Edge> =
                             seen.windows(2).map(|w| Edge { parent: w[0], child: w[1], counts }).collect();
                         // A game counts once for a position it repeats.
@@ -181,7 +178,7 @@ impl Index {
 
     /// The games through `pos` (none if no game reached it).
     pub fn position(&self, pos: &Position) -> Counts {
-        let k = key(pos);
+        let k = pos.key();
         match self.nodes.binary_search_by_key(&k, |n| n.key) {
             Ok(i) => self.nodes[i].counts,
             Err(_) => Counts::default(),
@@ -196,7 +193,7 @@ impl Index {
 
     /// The games that played the move from `parent` to `child`.
     pub fn edge(&self, parent: &Position, child: &Position) -> Counts {
-        let (p, c) = (key(parent), key(child));
+        let (p, c) = (parent.key(), child.key());
         let range = self.edge_range(p);
         match self.edges[range.clone()].binary_search_by_key(&c, |e| e.child) {
             Ok(i) => self.edges[range.start + i].counts,

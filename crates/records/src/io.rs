@@ -272,15 +272,6 @@ impl RecordWriter {
     }
 }
 
-/// Writes a file atomically: a temporary file beside it, then a rename.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "file".to_string());
-    let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
-    let mut file = std::fs::File::create(&tmp)?;
-    file.write_all(bytes)?;
-    file.sync_all()?;
-    std::fs::rename(&tmp, path)
-}
+/// Writes a file atomically: a temporary file beside it, then a rename
+/// (the workspace's one implementation, [`alq_fs::write_atomic`]).
+pub use alq_fs::write_atomic;

@@ -116,10 +116,9 @@ fn wdl_name(w: Wdl) -> &'static str {
 }
 
 fn side_letter(k: u64) -> char {
-    if k >> 50 & 1 == 1 {
-        'b'
-    } else {
-        'w'
+    match alq_engine::key_side(k) {
+        Side::White => 'w',
+        Side::Black => 'b',
     }
 }
 
@@ -191,7 +190,9 @@ impl Certificate {
         let (n, root) = field(next("root")?, "root")?;
         let root_key = root.split(' ').next().unwrap_or("");
         let root = u64::from_str_radix(root_key, 16)
-            .map_err(|_| CertificateError::Line { line: n, problem: format!("bad root key {root_key:?}") })?;
+            .ok()
+            .filter(|&k| Position::from_key(k).is_ok())
+            .ok_or_else(|| CertificateError::Line { line: n, problem: format!("bad root key {root_key:?}") })?;
         let (n, tables) = field(next("tables")?, "tables")?;
         let table_pieces: u32 = tables
             .parse()
@@ -224,9 +225,7 @@ fn parse_entry(line: &str, rules: RuleSet) -> Result<Entry, String> {
     let mut word = |what: &str| words.next().filter(|w| !w.is_empty()).ok_or_else(|| format!("missing {what}"));
     let k = word("key")?;
     let k = u64::from_str_radix(k, 16).map_err(|_| format!("bad key {k:?}"))?;
-    if k >> 51 != 0 || (k & ((1 << 25) - 1)) & (k >> 25 & ((1 << 25) - 1)) != 0 {
-        return Err(format!("key {k:016x} is not a position"));
-    }
+    let pos = Position::from_key(k).map_err(|e| format!("{e}: not a position"))?;
     let side = word("side to move")?;
     if side.len() != 1 || !side.starts_with(side_letter(k)) {
         return Err(format!("side {side:?} does not match the key"));
@@ -236,7 +235,7 @@ fn parse_entry(line: &str, rules: RuleSet) -> Result<Entry, String> {
     let step = match word("kind")? {
         "move" => {
             let text = word("move")?;
-            let mv = position(k).parse_move_in(rules, text).map_err(|e| format!("move {text:?}: {e}"))?;
+            let mv = pos.parse_move_in(rules, text).map_err(|e| format!("move {text:?}: {e}"))?;
             Step::Move(mv)
         }
         "all" => Step::All,

@@ -64,13 +64,7 @@ pub(crate) fn frontier(pn: u32, dn: u32) -> u32 {
     TAG | pn.clamp(1, MAX_INITIAL) << 15 | dn.clamp(1, MAX_INITIAL)
 }
 
-pub(crate) fn side_of(k: u64) -> Side {
-    if k >> 50 & 1 == 1 {
-        Side::Black
-    } else {
-        Side::White
-    }
-}
+pub(crate) use alq_engine::key_side as side_of;
 
 /// Open addressing over node ids, keyed by the nodes' keys: 4 bytes a slot,
 /// at most three quarters full.

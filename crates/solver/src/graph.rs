@@ -10,30 +10,18 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use alq_engine::{Bitboard, Position, Side};
+use alq_engine::{key_side, Position, Side};
 use alq_tablebase::Exact;
 
-/// A position packed into 51 bits: White's points, Black's points << 25,
-/// the side to move (1 = Black) << 50.
+/// The position's packed key, [`Position::key`] (kept while callers move to
+/// the engine's method).
 pub fn key(pos: &Position) -> u64 {
-    u64::from(pos.pieces(Side::White).0)
-        | (u64::from(pos.pieces(Side::Black).0) << 25)
-        | (u64::from(pos.side_to_move() == Side::Black) << 50)
+    pos.key()
 }
 
-/// The position a [`key`] stands for.
+/// The position of a key the solver made, [`Position::from_key_unchecked`].
 pub fn position(key: u64) -> Position {
-    let mask = (1u64 << 25) - 1;
-    let side = if key >> 50 & 1 == 1 { Side::Black } else { Side::White };
-    Position::from_parts(Bitboard((key & mask) as u32), Bitboard((key >> 25 & mask) as u32), side)
-}
-
-fn side_of(key: u64) -> Side {
-    if key >> 50 & 1 == 1 {
-        Side::Black
-    } else {
-        Side::White
-    }
+    Position::from_key_unchecked(key)
 }
 
 /// A hasher for position keys (51-bit integers): a multiply and a fold,
@@ -166,7 +154,7 @@ impl Graph {
                 Kind::Expanded { len, .. } => pending[i] = len,
                 Kind::Leaf(v) => settle(&mut value, &mut buckets, i as u32, v),
                 Kind::Frontier => {
-                    let good_for_root = (side_of(self.keys[i]) == root_side) == (frontier == Frontier::BestForRoot);
+                    let good_for_root = (key_side(self.keys[i]) == root_side) == (frontier == Frontier::BestForRoot);
                     let v = if good_for_root { Exact::Win(1) } else { Exact::Loss(0) };
                     settle(&mut value, &mut buckets, i as u32, v);
                 }

@@ -10,7 +10,7 @@
 //! | 16 | rule set name, zero-padded (`brainking`, `classic`) |
 //! | 8 | number P of proven positions |
 //! | 8 | number E of expanded, unproven positions |
-//! | P × 10 | position key (8 bytes, see [`crate::key`]) and value (2 bytes: 0 = draw, else distance + 1; odd distances win) |
+//! | P × 10 | position key (8 bytes, see [`alq_engine::Position::key`]) and value (2 bytes: 0 = draw, else distance + 1; odd distances win) |
 //! | E × 8 | position key |
 //! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
 //!
@@ -27,8 +27,6 @@ const MAGIC: [u8; 8] = *b"ALQSOLV\n";
 const VERSION: u32 = 2;
 /// Bytes before the proven positions: magic, version, rules, two counts.
 const HEADER: usize = 44;
-/// Highest key a position can have (51 bits).
-const KEY_LIMIT: u64 = 1 << 51;
 
 /// What a solver saves: proven values, and expanded positions without one.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -125,7 +123,7 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     for _ in 0..p {
         let k = u64_at(at);
         let v = u16::from_le_bytes(bytes[at + 8..at + 10].try_into().expect("2 bytes"));
-        if k >= KEY_LIMIT {
+        if alq_engine::Position::from_key(k).is_err() {
             return Err(bad("a position key is out of range"));
         }
         state.proven.push((k, decode(v)));
@@ -133,7 +131,7 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     }
     for _ in 0..e {
         let k = u64_at(at);
-        if k >= KEY_LIMIT {
+        if alq_engine::Position::from_key(k).is_err() {
             return Err(bad("a position key is out of range"));
         }
         state.expanded.push(k);

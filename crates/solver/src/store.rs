@@ -9,7 +9,7 @@
 //! | 4 | format version (1) |
 //! | 16 | rule set name, zero-padded (`brainking`, `classic`) |
 //! | 8 | number N of positions |
-//! | N × 8 | position key ([`crate::key`], 51 bits) in bits 0–50, answers in bits 56–59, sorted by key |
+//! | N × 8 | position key ([`alq_engine::Position::key`], 51 bits) in bits 0–50, answers in bits 56–59, sorted by key |
 //! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
 //!
 //! The answers are four bits: White wins (bit 56), White does not win (57),
@@ -117,6 +117,7 @@ impl ProvenStore {
                 || bits == 0
                 || contradicts(bits)
                 || last.is_some_and(|l| l >= k)
+                || alq_engine::Position::from_key(k).is_err()
             {
                 return Err(bad(format!("entry {i} is not a sorted, consistent position answer")));
             }

@@ -342,7 +342,7 @@ impl<'a> ThresholdSolver<'a> {
         self.certified_for(goal).map_or(0, |c| c.len())
     }
 
-    /// Ask for certificates (see [`ThresholdSolver::certificates`]).
+    /// Ask for certificates (then [`ThresholdResult::certificate`] holds one).
     pub fn want_certificates(&mut self, on: bool) {
         self.certificates = on;
     }

@@ -237,22 +237,18 @@ pub fn write_table(dir: &Path, rules: RuleSet, material: Material, layout: Layou
     let path = table_path_of(dir, layout.kind, material);
     let expected = layout.kind.data_len(material.slots(layout.scheme));
     assert_eq!(data.len() as u64, expected, "{material}: the data must hold every entry");
-    let tmp = dir.join(format!(".{}.tmp.{}", layout.kind.file_name(material), std::process::id()));
     let mut h = header(rules, material, layout);
     let sum = checksum(&[&h[..40], data]);
     h[40..48].copy_from_slice(&sum.to_le_bytes());
-    let write = || -> std::io::Result<()> {
-        let mut file = File::create(&tmp)?;
+    alq_fs::write_atomic_with(&path, |file| {
         file.write_all(&h)?;
-        file.write_all(data)?;
-        file.sync_all()
-    };
-    write().map_err(TbError::io(&tmp))?;
-    std::fs::rename(&tmp, &path).map_err(TbError::io(&path))
+        file.write_all(data)
+    })
+    .map_err(TbError::io(&path))
 }
 
 /// Removes the temporary files that killed builds left in `dir`
-/// (`.NAME.tmp.PID`); returns how many.
+/// (`.NAME.tmp.…`, [`alq_fs::temporary_path`]); returns how many.
 pub fn remove_stale_temporaries(dir: &Path) -> Result<usize, TbError> {
     let mut removed = 0;
     let entries = match std::fs::read_dir(dir) {
@@ -264,7 +260,7 @@ pub fn remove_stale_temporaries(dir: &Path) -> Result<usize, TbError> {
         let entry = entry.map_err(TbError::io(dir))?;
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        if name.starts_with('.') && name.contains(".alqtb.tmp.") {
+        if alq_fs::is_temporary(&name, ".alqtb") {
             std::fs::remove_file(entry.path()).map_err(TbError::io(entry.path()))?;
             removed += 1;
         }
