@@ -10,7 +10,8 @@ use pyo3::types::PyType;
 
 use alq_engine::{features, ActionIndex, Bitboard, Game as EngineGame, GameConfig, Point, RuleSet, Side};
 
-use crate::{rules_from, ActionError, MoveError, PositionError};
+use crate::convert::Wrap;
+use crate::{ActionError, MoveError, PositionError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Move>()?;
@@ -31,19 +32,6 @@ pub(crate) fn side_name(side: Side) -> &'static str {
         Side::White => "white",
         Side::Black => "black",
     }
-}
-
-fn side_from(name: &str) -> PyResult<Side> {
-    match name {
-        "white" | "w" => Ok(Side::White),
-        "black" | "b" => Ok(Side::Black),
-        _ => Err(pyo3::exceptions::PyValueError::new_err(format!("unknown side {name:?} (expected white or black)"))),
-    }
-}
-
-fn point_from(name: &str) -> PyResult<Point> {
-    Point::parse(name)
-        .ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("{name:?} is not a point (a1 … e5)")))
 }
 
 fn point_names(bb: Bitboard) -> Vec<String> {
@@ -211,7 +199,8 @@ fn from_key(key: u64) -> Result<alq_engine::Position, String> {
 }
 
 /// A position (the points of both sides and the side to move) under a rule
-/// set. Immutable: `push` returns a new position.
+/// set. Immutable: `push` returns a new position and leaves this one as it
+/// is (a `Game` is what changes in place).
 #[pyclass(frozen, module = "alquerque_lab", from_py_object)]
 #[derive(Clone, Copy, Debug)]
 pub struct Position {
@@ -229,9 +218,9 @@ impl Position {
 impl Position {
     /// The position `text` (ranks 5 to 1, then `w` or `b`), or the start.
     #[new]
-    #[pyo3(signature = (text = None, *, rules = "brainking"))]
-    fn py_new(text: Option<&str>, rules: &str) -> PyResult<Position> {
-        let rules = rules_from(rules)?;
+    #[pyo3(signature = (text = None, *, rules = Wrap::BRAINKING), text_signature = "(text=None, *, rules=\"brainking\")")]
+    fn py_new(text: Option<&str>, rules: Wrap<RuleSet>) -> PyResult<Position> {
+        let Wrap(rules) = rules;
         let pos = match text {
             Some(t) => parse_position(t)?,
             None => alq_engine::Position::start_of(rules),
@@ -241,24 +230,23 @@ impl Position {
 
     /// Reads position text such as `BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w`.
     #[classmethod]
-    #[pyo3(signature = (text, *, rules = "brainking"))]
-    fn from_text(_cls: &Bound<'_, PyType>, text: &str, rules: &str) -> PyResult<Position> {
+    #[pyo3(signature = (text, *, rules = Wrap::BRAINKING), text_signature = "($cls, text, *, rules=\"brainking\")")]
+    fn from_text(_cls: &Bound<'_, PyType>, text: &str, rules: Wrap<RuleSet>) -> PyResult<Position> {
         Position::py_new(Some(text), rules)
     }
 
     /// The standard start position.
     #[classmethod]
-    #[pyo3(signature = (*, rules = "brainking"))]
-    fn start(_cls: &Bound<'_, PyType>, rules: &str) -> PyResult<Position> {
+    #[pyo3(signature = (*, rules = Wrap::BRAINKING), text_signature = "($cls, *, rules=\"brainking\")")]
+    fn start(_cls: &Bound<'_, PyType>, rules: Wrap<RuleSet>) -> PyResult<Position> {
         Position::py_new(None, rules)
     }
 
     /// The position packed into one integer (see `key`).
     #[classmethod]
-    #[pyo3(signature = (key, *, rules = "brainking"))]
-    fn from_key(_cls: &Bound<'_, PyType>, key: u64, rules: &str) -> PyResult<Position> {
-        let rules = rules_from(rules)?;
-        Ok(Position { pos: from_key(key).map_err(PositionError::new_err)?, rules })
+    #[pyo3(signature = (key, *, rules = Wrap::BRAINKING), text_signature = "($cls, key, *, rules=\"brainking\")")]
+    fn from_key(_cls: &Bound<'_, PyType>, key: u64, rules: Wrap<RuleSet>) -> PyResult<Position> {
+        Ok(Position { pos: from_key(key).map_err(PositionError::new_err)?, rules: rules.0 })
     }
 
     fn __str__(&self) -> String {
@@ -343,7 +331,9 @@ impl Position {
         Ok(Move::new(resolve_move(&self.pos, self.rules, &mv)?, self.rules))
     }
 
-    /// The position after a legal move (a `Move`, move text or an action id).
+    /// A new position: this one after a legal move (a `Move`, move text or
+    /// an action id). This position does not change (positions are
+    /// immutable); `Game.push`, by contrast, plays the move in the game.
     fn push(&self, mv: MoveArg<'_>) -> PyResult<Position> {
         let m = resolve_move(&self.pos, self.rules, &mv)?;
         Ok(Position { pos: self.pos.play(m), rules: self.rules })
@@ -372,22 +362,18 @@ impl Position {
     /// plane 0 holds `side`'s pieces, plane 1 the other side's (default: the
     /// side to move's view; the board is not turned).
     #[pyo3(signature = (side = None))]
-    fn to_planes<'py>(&self, py: Python<'py>, side: Option<&str>) -> PyResult<Bound<'py, PyArray3<i8>>> {
-        let me = match side {
-            Some(s) => side_from(s)?,
-            None => self.pos.side_to_move(),
-        };
-        Ok(planes(py, &self.pos, me))
+    fn to_planes<'py>(&self, py: Python<'py>, side: Option<Wrap<Side>>) -> Bound<'py, PyArray3<i8>> {
+        planes(py, &self.pos, side.map_or(self.pos.side_to_move(), |Wrap(s)| s))
     }
 
     /// `"white"`, `"black"` or `None` for the point (`"c3"`).
-    fn piece_at(&self, point: &str) -> PyResult<Option<&'static str>> {
-        Ok(self.pos.piece_at(point_from(point)?).map(side_name))
+    fn piece_at(&self, point: Wrap<Point>) -> Option<&'static str> {
+        self.pos.piece_at(point.0).map(side_name)
     }
 
     /// The points of `side`'s pieces, in board order.
-    fn pieces(&self, side: &str) -> PyResult<Vec<String>> {
-        Ok(point_names(self.pos.pieces(side_from(side)?)))
+    fn pieces(&self, side: Wrap<Side>) -> Vec<String> {
+        point_names(self.pos.pieces(side.0))
     }
 
     /// The position mirrored left-right (file a <-> e); same value.
@@ -398,8 +384,8 @@ impl Position {
 
 /// Rebuilds a pickled position.
 #[pyfunction]
-#[pyo3(signature = (text, rules = "brainking"))]
-fn _position_with(text: &str, rules: &str) -> PyResult<Position> {
+#[pyo3(signature = (text, rules = Wrap::BRAINKING), text_signature = "(text, rules=\"brainking\")")]
+fn _position_with(text: &str, rules: Wrap<RuleSet>) -> PyResult<Position> {
     Position::py_new(Some(text), rules)
 }
 
@@ -431,7 +417,8 @@ fn planes<'py>(py: Python<'py>, pos: &alq_engine::Position, me: Side) -> Bound<'
 
 /// A game: a start position, the moves played, and the draw rules
 /// (repetition, no progress, an optional ply cap). Mutable: `push` plays a
-/// move, `pop` takes one back.
+/// move in place (and returns the `Move`), `pop` takes one back; compare
+/// `Position.push`, which returns a new position.
 #[pyclass(module = "alquerque_lab")]
 #[derive(Clone)]
 pub struct Game {
@@ -454,16 +441,16 @@ impl Game {
     /// `None` switches it off); `max_plies`: a cap, a draw when reached.
     #[new]
     #[pyo3(
-        signature = (start = None, *, rules = "brainking", no_progress = Some(60), max_plies = None),
+        signature = (start = None, *, rules = Wrap::BRAINKING, no_progress = Some(60), max_plies = None),
         text_signature = "(start=None, *, rules='brainking', no_progress=60, max_plies=None)"
     )]
     fn py_new(
         start: Option<PositionArg<'_>>,
-        rules: &str,
+        rules: Wrap<RuleSet>,
         no_progress: Option<u32>,
         max_plies: Option<u32>,
     ) -> PyResult<Game> {
-        let rules = rules_from(rules)?;
+        let Wrap(rules) = rules;
         let pos = match start {
             None => alq_engine::Position::start_of(rules),
             Some(PositionArg::Text(t)) => parse_position(&t)?,
@@ -606,8 +593,9 @@ impl Game {
         action_mask(py, &self.game.position(), self.game.rules())
     }
 
-    /// Plays a legal move (a `Move`, move text or an action id) and returns
-    /// it; refused once the game is over.
+    /// Plays a legal move (a `Move`, move text or an action id) in this
+    /// game, in place, and returns the `Move` played; refused once the game
+    /// is over. `Position.push`, by contrast, returns a new position.
     fn push(&mut self, mv: MoveArg<'_>) -> PyResult<Move> {
         let rules = self.game.rules();
         if let Some(outcome) = self.game.outcome() {
@@ -660,12 +648,12 @@ type GameParts = (String, String, Vec<String>, Option<u32>, Option<u32>);
 #[pyfunction]
 fn _game_with(
     start: &str,
-    rules: &str,
+    rules: Wrap<RuleSet>,
     moves: Vec<String>,
     no_progress: Option<u32>,
     max_plies: Option<u32>,
 ) -> PyResult<Game> {
-    let rules = rules_from(rules)?;
+    let Wrap(rules) = rules;
     let mut game =
         EngineGame::new(parse_position(start)?, GameConfig { no_progress_limit: no_progress, max_plies, rules });
     for m in &moves {
@@ -676,9 +664,9 @@ fn _game_with(
 
 /// The number of actions in the fixed action index of `rules`.
 #[pyfunction]
-#[pyo3(signature = (rules = "brainking"))]
-fn num_actions(rules: &str) -> PyResult<usize> {
-    Ok(ActionIndex::of(rules_from(rules)?).len())
+#[pyo3(signature = (rules = Wrap::BRAINKING), text_signature = "(rules=\"brainking\")")]
+fn num_actions(rules: Wrap<RuleSet>) -> usize {
+    ActionIndex::of(rules.0).len()
 }
 
 /// The legal move of `position` that `action` stands for.
@@ -701,9 +689,9 @@ fn move_to_action(mv: MoveArg<'_>, position: Option<PyRef<'_, Position>>) -> PyR
 
 /// The (origin, end, captured points) an action id stands for.
 #[pyfunction]
-#[pyo3(signature = (action, rules = "brainking"))]
-fn action_triple(action: i64, rules: &str) -> PyResult<(String, String, Vec<String>)> {
-    let index = ActionIndex::of(rules_from(rules)?);
+#[pyo3(signature = (action, rules = Wrap::BRAINKING), text_signature = "(action, rules=\"brainking\")")]
+fn action_triple(action: i64, rules: Wrap<RuleSet>) -> PyResult<(String, String, Vec<String>)> {
+    let index = ActionIndex::of(rules.0);
     let triple = u32::try_from(action).ok().and_then(|a| index.triple(a));
     let (from, to, captured) = triple
         .ok_or_else(|| ActionError::new_err(format!("action {action} is out of range (0 .. {})", index.len())))?;
@@ -724,13 +712,13 @@ type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
 /// actions of position i are `actions[offsets[i]:offsets[i + 1]]`
 /// (generation order). Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (keys, rules = "brainking"))]
+#[pyo3(signature = (keys, rules = Wrap::BRAINKING), text_signature = "(keys, rules=\"brainking\")")]
 fn legal_actions_batch<'py>(
     py: Python<'py>,
     keys: PyArrayLike1<'py, u64, AllowTypeChange>,
-    rules: &str,
+    rules: Wrap<RuleSet>,
 ) -> PyResult<Csr<'py>> {
-    let rules = rules_from(rules)?;
+    let Wrap(rules) = rules;
     let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
     let (offsets, actions) = py.detach(move || {
         let index = ActionIndex::of(rules);
@@ -752,14 +740,14 @@ fn legal_actions_batch<'py>(
 /// keys of the positions reached (uint64). An action that is not legal in its
 /// position raises `ActionError` naming the index. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (keys, actions, rules = "brainking"))]
+#[pyo3(signature = (keys, actions, rules = Wrap::BRAINKING), text_signature = "(keys, actions, rules=\"brainking\")")]
 fn play_batch<'py>(
     py: Python<'py>,
     keys: PyArrayLike1<'py, u64, AllowTypeChange>,
     actions: PyArrayLike1<'py, i32, AllowTypeChange>,
-    rules: &str,
+    rules: Wrap<RuleSet>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
-    let rules = rules_from(rules)?;
+    let Wrap(rules) = rules;
     let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
     let actions: Vec<i32> = actions.as_array().iter().copied().collect();
     if actions.len() != positions.len() {

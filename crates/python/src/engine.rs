@@ -16,7 +16,8 @@ use alq_engine::{
 use alq_play::{EvalSpec, TablesSpec};
 
 use crate::board::{parse_position, Game, Move, Position};
-use crate::{rules_from, EvalError, RulesError, TablebaseError};
+use crate::convert::Wrap;
+use crate::{EvalError, RulesError, TablebaseError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
@@ -298,15 +299,18 @@ fn finished(game: &EngineGame) -> Option<alq_engine::SearchResult> {
 #[pymethods]
 impl Engine {
     #[new]
-    #[pyo3(signature = (*, eval = "nn", tb = None, threads = 1, hash = 64, rules = "brainking"))]
+    #[pyo3(
+        signature = (*, eval = "nn", tb = None, threads = 1, hash = 64, rules = Wrap::BRAINKING),
+        text_signature = "(*, eval=\"nn\", tb=None, threads=1, hash=64, rules=\"brainking\")"
+    )]
     fn py_new(
         eval: &str,
         tb: Option<std::path::PathBuf>,
         threads: usize,
         hash: usize,
-        rules: &str,
+        rules: Wrap<RuleSet>,
     ) -> PyResult<Engine> {
-        Engine::build(eval, tb.as_deref(), threads, hash, rules_from(rules)?)
+        Engine::build(eval, tb.as_deref(), threads, hash, rules.0)
     }
 
     fn __repr__(&self) -> String {
@@ -452,9 +456,9 @@ fn search(
     tb: Option<std::path::PathBuf>,
     threads: usize,
     hash: usize,
-    rules: Option<&str>,
+    rules: Option<Wrap<RuleSet>>,
 ) -> PyResult<SearchResult> {
-    let rules = rules_of(&position, rules)?;
+    let rules = rules_of(&position, rules);
     let limits = limits(nodes, depth, movetime)?;
     Engine::build(eval, tb.as_deref(), threads, hash, rules)?.run(py, &position, limits)
 }
@@ -472,19 +476,19 @@ fn analyze(
     tb: Option<std::path::PathBuf>,
     threads: usize,
     hash: usize,
-    rules: Option<&str>,
+    rules: Option<Wrap<RuleSet>>,
 ) -> PyResult<Analysis> {
-    let rules = rules_of(&position, rules)?;
+    let rules = rules_of(&position, rules);
     let limits = limits(nodes, depth, movetime)?;
     Engine::build(eval, tb.as_deref(), threads, hash, rules)?.start(&position, limits)
 }
 
 /// The rule set: given, or the position's / game's own.
-fn rules_of(position: &Searchable<'_>, rules: Option<&str>) -> PyResult<RuleSet> {
+fn rules_of(position: &Searchable<'_>, rules: Option<Wrap<RuleSet>>) -> RuleSet {
     match (rules, position) {
-        (Some(name), _) => rules_from(name),
-        (None, Searchable::Position(p)) => Ok(p.rules),
-        (None, Searchable::Game(g)) => Ok(g.game.rules()),
-        (None, Searchable::Text(_)) => Ok(RuleSet::BrainKing),
+        (Some(Wrap(rules)), _) => rules,
+        (None, Searchable::Position(p)) => p.rules,
+        (None, Searchable::Game(g)) => g.game.rules(),
+        (None, Searchable::Text(_)) => RuleSet::BrainKing,
     }
 }

@@ -14,14 +14,13 @@ use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use alq_engine::RuleSet;
-
 // The allocator the CLI uses, so that searches from Python run at the CLI's
 // speed (the search allocates its principal variations and move lists).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod board;
+mod convert;
 mod engine;
 mod records;
 mod tables;
@@ -56,12 +55,6 @@ macro_rules! exceptions {
     ($m:ident, $py:ident, $($name:ident),+) => {
         $($m.add(stringify!($name), $py.get_type::<$name>())?;)+
     };
-}
-
-/// Reads a rule-set name (`brainking` or `classic`).
-pub(crate) fn rules_from(name: &str) -> PyResult<RuleSet> {
-    RuleSet::from_name(name)
-        .ok_or_else(|| RulesError::new_err(format!("unknown rules {name:?} (expected brainking or classic)")))
 }
 
 /// Alquerque Lab's native core.

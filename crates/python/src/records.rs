@@ -14,8 +14,9 @@ use alq_records::{blend, is_validation, GameRecord, RecordReader, RecordWriter, 
 use rayon::prelude::*;
 
 use crate::board::{Game, Position};
+use crate::convert::Wrap;
 use crate::tables::TablesArg;
-use crate::{rules_from, RecordError, RulesError};
+use crate::{RecordError, RulesError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Record>()?;
@@ -158,9 +159,8 @@ impl GameReader {
 /// played under other rules is an error.
 #[pyfunction]
 #[pyo3(signature = (paths, *, rules = None))]
-fn read_games(paths: Paths, rules: Option<&str>) -> PyResult<GameReader> {
-    let rules = rules.map(rules_from).transpose()?;
-    Ok(GameReader { files: paths.into_vec(), next_file: 0, current: None, rules })
+fn read_games(paths: Paths, rules: Option<Wrap<RuleSet>>) -> GameReader {
+    GameReader { files: paths.into_vec(), next_file: 0, current: None, rules: rules.map(|Wrap(r)| r) }
 }
 
 /// Appends games to a records file (created with its header if new), one
@@ -268,12 +268,15 @@ impl GameWriter {
 /// the trainer's `"train"` or `"validation"` games (split by game with
 /// `validation_fraction`), or `"all"`. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (paths, *, rules = "brainking", tb = None, result_weight = 0.5, skip_opening = true, skip_forced_captures = true, part = "all", validation_fraction = 0.1))]
+#[pyo3(
+    signature = (paths, *, rules = Wrap::BRAINKING, tb = None, result_weight = 0.5, skip_opening = true, skip_forced_captures = true, part = "all", validation_fraction = 0.1),
+    text_signature = "(paths, *, rules=\"brainking\", tb=None, result_weight=0.5, skip_opening=True, skip_forced_captures=True, part=\"all\", validation_fraction=0.1)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn samples<'py>(
     py: Python<'py>,
     paths: Paths,
-    rules: &str,
+    rules: Wrap<RuleSet>,
     tb: Option<TablesArg<'py>>,
     result_weight: f32,
     skip_opening: bool,
@@ -281,7 +284,7 @@ fn samples<'py>(
     part: &str,
     validation_fraction: f64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let rules = rules_from(rules)?;
+    let Wrap(rules) = rules;
     if !(0.0..=1.0).contains(&result_weight) {
         return Err(pyo3::exceptions::PyValueError::new_err(format!(
             "result_weight {result_weight} must be between 0 and 1"

@@ -11,7 +11,8 @@ use alq_solver::{Budget, Solver};
 use alq_tablebase::{Kind, Tablebase as Tables};
 
 use crate::board::{Move, Position};
-use crate::{rules_from, RulesError, SolveError, TablebaseError};
+use crate::convert::Wrap;
+use crate::{RulesError, SolveError, TablebaseError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Value>()?;
@@ -125,12 +126,11 @@ impl Tablebase {
     /// are refused.
     #[new]
     #[pyo3(signature = (dir, *, rules = None))]
-    fn py_new(py: Python<'_>, dir: std::path::PathBuf, rules: Option<&str>) -> PyResult<Tablebase> {
-        let wanted = rules.map(rules_from).transpose()?;
+    fn py_new(py: Python<'_>, dir: std::path::PathBuf, rules: Option<Wrap<RuleSet>>) -> PyResult<Tablebase> {
         let tb = py
             .detach(move || Tables::shared(Path::new(&dir)))
             .map_err(|e| TablebaseError::new_err(format!("tablebase: {e}")))?;
-        if let Some(wanted) = wanted {
+        if let Some(Wrap(wanted)) = rules {
             expect_rules(&tb, wanted)?;
         }
         Ok(Tablebase { tb })

@@ -138,7 +138,8 @@ class Move:
 @final
 class Position:
     """A position (the points of both sides and the side to move) under a rule
-    set. Immutable: ``push`` returns a new position."""
+    set. Immutable: ``push`` returns a new position and leaves this one as it
+    is (a ``Game`` is what changes in place)."""
 
     def __new__(cls, text: str | None = None, *, rules: _Rules = "brainking") -> Self:
         """The position ``text`` (ranks 5 to 1, then ``w`` or ``b``), or the start."""
@@ -179,7 +180,9 @@ class Position:
     def parse_move(self, mv: _MoveArg) -> Move:
         """The legal move a text, a ``Move`` or an action id names."""
     def push(self, mv: _MoveArg) -> Position:
-        """The position after a legal move (a ``Move``, move text or an action id)."""
+        """A new position: this one after a legal move (a ``Move``, move text or
+        an action id). This position does not change (positions are
+        immutable); ``Game.push``, by contrast, plays the move in the game."""
     def is_over(self) -> bool:
         """Whether the side to move has no legal move (and so has lost). Draws by
         repetition or no progress need the game's history: see ``Game``."""
@@ -202,7 +205,8 @@ class Position:
 class Game:
     """A game: a start position, the moves played, and the draw rules
     (repetition, no progress, an optional ply cap). Mutable: ``push`` plays a
-    move, ``pop`` takes one back."""
+    move in place (and returns the ``Move``), ``pop`` takes one back; compare
+    ``Position.push``, which returns a new position."""
 
     def __new__(
         cls,
@@ -267,8 +271,9 @@ class Game:
     def action_mask(self) -> NDArray[np.int8]:
         """An int8 mask over the action index; all zero once the game is over."""
     def push(self, mv: _MoveArg) -> Move:
-        """Plays a legal move (a ``Move``, move text or an action id) and returns
-        it; refused once the game is over."""
+        """Plays a legal move (a ``Move``, move text or an action id) in this
+        game, in place, and returns the ``Move`` played; refused once the game
+        is over. ``Position.push``, by contrast, returns a new position."""
     def pop(self) -> Move | None:
         """Takes back the last move; ``None`` at the start."""
     def is_over(self) -> bool:
