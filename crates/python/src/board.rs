@@ -179,25 +179,6 @@ fn action_move(pos: &alq_engine::Position, rules: RuleSet, action: i64) -> PyRes
     })
 }
 
-/// Packs a position into one integer: White's points in bits 0–24, Black's
-/// in bits 25–49, the side to move in bit 50 (1: Black); the solver's key.
-pub(crate) use alq_solver::key;
-
-fn from_key(key: u64) -> Result<alq_engine::Position, String> {
-    let white = Bitboard((key & 0x1ff_ffff) as u32);
-    let black = Bitboard(((key >> 25) & 0x1ff_ffff) as u32);
-    if key >> 51 != 0 {
-        return Err(format!("key {key:#x} has bits above bit 50"));
-    }
-    if white.intersection(black) != Bitboard::EMPTY {
-        return Err(format!("key {key:#x} puts both sides on one point"));
-    }
-    if white.count() > 12 || black.count() > 12 {
-        return Err(format!("key {key:#x} has more than 12 pieces of one side"));
-    }
-    Ok(alq_solver::position(key))
-}
-
 /// A position (the points of both sides and the side to move) under a rule
 /// set. Immutable: `push` returns a new position and leaves this one as it
 /// is (a `Game` is what changes in place).
@@ -246,7 +227,8 @@ impl Position {
     #[classmethod]
     #[pyo3(signature = (key, *, rules = Wrap::BRAINKING), text_signature = "($cls, key, *, rules=\"brainking\")")]
     fn from_key(_cls: &Bound<'_, PyType>, key: u64, rules: Wrap<RuleSet>) -> PyResult<Position> {
-        Ok(Position { pos: from_key(key).map_err(PositionError::new_err)?, rules: rules.0 })
+        let pos = alq_engine::Position::from_key(key).map_err(|e| PositionError::new_err(e.to_string()))?;
+        Ok(Position { pos, rules: rules.0 })
     }
 
     fn __str__(&self) -> String {
@@ -268,7 +250,7 @@ impl Position {
     }
 
     fn __hash__(&self) -> u64 {
-        key(&self.pos) ^ (self.rules as u64) << 60
+        self.pos.key() ^ (self.rules as u64) << 60
     }
 
     fn __copy__(&self) -> Position {
@@ -295,7 +277,7 @@ impl Position {
     /// bits 25–49, bit 50 set when Black is to move. For the batch functions.
     #[getter]
     fn key(&self) -> u64 {
-        key(&self.pos)
+        self.pos.key()
     }
 
     #[getter]
@@ -701,7 +683,7 @@ fn action_triple(action: i64, rules: Wrap<RuleSet>) -> PyResult<(String, String,
 fn keys_from(keys: &[u64]) -> PyResult<Vec<alq_engine::Position>> {
     keys.iter()
         .enumerate()
-        .map(|(i, &k)| from_key(k).map_err(|e| PositionError::new_err(format!("keys[{i}]: {e}"))))
+        .map(|(i, &k)| alq_engine::Position::from_key(k).map_err(|e| PositionError::new_err(format!("keys[{i}]: {e}"))))
         .collect()
 }
 
@@ -764,7 +746,7 @@ fn play_batch<'py>(
             let Some(mv) = u32::try_from(a).ok().and_then(|a| index.to_move(pos, a)) else {
                 return Err(format!("actions[{i}] = {a} is not legal in {pos}"));
             };
-            out.push(key(&pos.play(mv)));
+            out.push(pos.play(mv).key());
         }
         Ok(out)
     });
@@ -774,5 +756,5 @@ fn play_batch<'py>(
 /// The packed keys (uint64) of a sequence of positions.
 #[pyfunction]
 fn keys_of<'py>(py: Python<'py>, positions: Vec<PyRef<'py, Position>>) -> Bound<'py, PyArray1<u64>> {
-    positions.iter().map(|p| key(&p.pos)).collect::<Vec<_>>().into_pyarray(py)
+    positions.iter().map(|p| p.pos.key()).collect::<Vec<_>>().into_pyarray(py)
 }
