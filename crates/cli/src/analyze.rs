@@ -58,7 +58,7 @@ pub struct AnalyzeArgs {
     rules: crate::RulesArg,
 }
 
-pub fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
+pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let rules = args.rules.get();
     let eval = parse_evaluator(&args.eval, rules)?;

@@ -35,7 +35,7 @@ pub struct BenchArgs {
     eval: String,
 }
 
-pub fn bench(args: BenchArgs) -> anyhow::Result<()> {
+pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     // Read once, before the timed work starts, so a bad name fails at once;
     // each search gets a fresh copy.
     let evaluator = parse_evaluator(&args.eval, RuleSet::BrainKing)?;

@@ -1,5 +1,10 @@
 //! `alq`: the Alquerque Lab command line. Each subcommand parses its
-//! arguments, then calls into the library crates.
+//! arguments, then calls into the library crates and prints; the work itself
+//! (trees, proofs, matches, files) is the libraries'.
+//!
+//! Naming: the module of subcommand `alq NAME` enters at `NAME::run(args)`;
+//! a module with subcommands or modes of its own (`tb`, `records`, `solve`)
+//! dispatches from `run` to private `run_MODE` functions.
 
 use std::process::ExitCode;
 
@@ -115,16 +120,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Moves(args) => moves::run(args),
-        Command::Perft(args) => perft::perft(args),
-        Command::Bench(args) => bench::bench(args),
-        Command::Analyze(args) => analyze::analyze(args),
+        Command::Perft(args) => perft::run(args),
+        Command::Bench(args) => bench::run(args),
+        Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Match(args) => matchcmd::run(args),
-        Command::Play(args) => play::play(args),
+        Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),
-        Command::Selfplay(args) => selfplay::selfplay(args),
+        Command::Selfplay(args) => selfplay::run(args),
         Command::Records(cmd) => records::run(cmd),
-        Command::Report(args) => report::report(args),
+        Command::Report(args) => report::run(args),
         Command::Study(args) => study::run(args),
         Command::Pipeline(args) => pipeline::run(args),
         Command::Train(args) => train::run(args),

@@ -28,7 +28,7 @@ pub struct PerftArgs {
     rules: crate::RulesArg,
 }
 
-pub fn perft(args: PerftArgs) -> anyhow::Result<()> {
+pub fn run(args: PerftArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {

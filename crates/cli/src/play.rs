@@ -54,7 +54,7 @@ pub struct PlayArgs {
 
 const HELP: &str = "commands: a move (d3-c3, b2xb4xd4), moves, hint, undo, board, resign, help, quit";
 
-pub fn play(args: PlayArgs) -> anyhow::Result<()> {
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let start = crate::parse_position(Some(&args.position))?;
     let limits =
         Limits { depth: args.depth, nodes: args.nodes, movetime: args.movetime.map(std::time::Duration::from_millis) };

@@ -48,7 +48,7 @@ pub struct ReportArgs {
     rules: crate::RulesArg,
 }
 
-pub fn report(args: ReportArgs) -> anyhow::Result<()> {
+pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     if args.depth == 0 || args.depth > 40 {
         bail!("--depth must be between 1 and 40");
     }

@@ -42,7 +42,7 @@ pub struct SelfplayArgs {
     rules: crate::RulesArg,
 }
 
-pub fn selfplay(args: SelfplayArgs) -> anyhow::Result<()> {
+pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let mut config: SelfplayConfig = crate::load_toml(args.config.as_deref())?;
     config.rules = args.rules.or(config.rules);
     if let Some(g) = args.games {

@@ -143,7 +143,7 @@ impl SolveArgs {
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(file) = &args.check {
-        return check(&args, file);
+        return run_check(&args, file);
     }
     let rules = args.rules.get();
     let mut pos = match args.position.as_deref() {
@@ -158,14 +158,14 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         bail!("--hash must be at least 1 MiB");
     }
     if args.reachable {
-        return reachable(&args, rules, &pos);
+        return run_reachable(&args, rules, &pos);
     }
     if !args.merge.is_empty() {
-        return merge(&args, rules);
+        return run_merge(&args, rules);
     }
     if let Some(plies) = args.split {
         let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
-        return split(&args, rules, &pos, plies, tb.as_ref());
+        return run_split(&args, rules, &pos, plies, tb.as_ref());
     }
     let goals: Option<Vec<Goal>> = match args.goal.as_str() {
         "value" => None,
@@ -380,7 +380,7 @@ fn run_goals(
 }
 
 /// `alq solve --check FILE`: verifies a certificate.
-fn check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
+fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
     let cert = alq_solver::Certificate::read(file)?;
     if args.rules.rules.is_some_and(|r| r != cert.rules) {
         bail!("{} is a certificate under the {} rules", file.display(), cert.rules);
@@ -444,7 +444,7 @@ fn load_store(file: &std::path::Path, rules: RuleSet) -> anyhow::Result<alq_solv
 }
 
 /// `alq solve --merge IN... --store OUT`.
-fn merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
+fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
     let out = args.store.as_deref().expect("clap requires --store with --merge");
     let mut merged = alq_solver::ProvenStore::new(rules);
     let inputs = args.merge.iter().map(|p| p.as_path()).chain(Some(out).filter(|o| o.exists()));
@@ -459,37 +459,25 @@ fn merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
 }
 
 /// `alq solve --split K`: the unsettled positions K plies on, as jobs.
-fn split(args: &SolveArgs, rules: RuleSet, pos: &Position, plies: u32, tb: Option<&Tablebase>) -> anyhow::Result<()> {
+fn run_split(
+    args: &SolveArgs,
+    rules: RuleSet,
+    pos: &Position,
+    plies: u32,
+    tb: Option<&Tablebase>,
+) -> anyhow::Result<()> {
     let settled = |p: &Position| p.is_lost_in(rules) || tb.is_some_and(|t| p.occupied().count() <= t.wdl_max_pieces());
-    // Breadth first over distinct positions, each with the first line found.
-    let mut layer: Vec<(Position, String)> = vec![(*pos, String::new())];
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..plies {
-        let mut next = Vec::new();
-        for (p, line) in &layer {
-            if settled(p) {
-                continue;
-            }
-            for mv in p.legal_moves_in(rules) {
-                let child = p.play(mv);
-                if seen.insert(child.key()) {
-                    let line = if line.is_empty() { mv.to_string() } else { format!("{line} {mv}") };
-                    next.push((child, line));
-                }
-            }
-        }
-        layer = next;
-    }
-    let jobs: Vec<&(Position, String)> = layer.iter().filter(|(p, _)| !settled(p)).collect();
+    let tree = alq_play::openings::tree_from(*pos, rules, plies, |p| !settled(p));
+    let layer: Vec<_> = tree.iter().filter(|(line, _)| line.len() == plies as usize).collect();
+    let jobs: Vec<_> = layer.iter().filter(|(_, p)| !settled(p)).collect();
     let mut text = String::new();
-    for (p, line) in &jobs {
-        text.push_str(&format!("{p}\t{line}\n"));
+    for (line, p) in &jobs {
+        let line: Vec<String> = line.iter().map(|m| m.to_string()).collect();
+        text.push_str(&format!("{p}\t{}\n", line.join(" ")));
     }
     match &args.jobs {
         Some(file) => {
-            let tmp = file.with_extension("tmp");
-            std::fs::write(&tmp, &text).with_context(|| format!("writing {}", tmp.display()))?;
-            std::fs::rename(&tmp, file).with_context(|| format!("writing {}", file.display()))?;
+            alq_fs::write_atomic(file, text.as_bytes()).with_context(|| format!("writing {}", file.display()))?;
             eprintln!(
                 "{} jobs ({} positions {plies} plies on, {} settled) written to {}",
                 jobs.len(),
@@ -504,7 +492,7 @@ fn split(args: &SolveArgs, rules: RuleSet, pos: &Position, plies: u32, tb: Optio
 }
 
 /// `alq solve --reachable`: positions reachable by piece count.
-fn reachable(args: &SolveArgs, rules: RuleSet, pos: &Position) -> anyhow::Result<()> {
+fn run_reachable(args: &SolveArgs, rules: RuleSet, pos: &Position) -> anyhow::Result<()> {
     println!("position {pos}");
     println!("pieces positions white-to-move ended seconds");
     let start = std::time::Instant::now();

@@ -188,13 +188,13 @@ pub struct VerifyArgs {
 
 pub fn run(command: TbCommand) -> anyhow::Result<()> {
     match command {
-        TbCommand::Build(args) => build_cmd(args),
-        TbCommand::Probe(args) => probe_cmd(args),
-        TbCommand::Stats(args) => stats_cmd(args),
-        TbCommand::Verify(args) => verify_cmd(args),
-        TbCommand::Accuracy(args) => accuracy_cmd(args),
-        TbCommand::Crosscheck(args) => crosscheck_cmd(args),
-        TbCommand::Bench(args) => bench_cmd(args),
+        TbCommand::Build(args) => run_build(args),
+        TbCommand::Probe(args) => run_probe(args),
+        TbCommand::Stats(args) => run_stats(args),
+        TbCommand::Verify(args) => run_verify(args),
+        TbCommand::Accuracy(args) => run_accuracy(args),
+        TbCommand::Crosscheck(args) => run_crosscheck(args),
+        TbCommand::Bench(args) => run_bench(args),
     }
 }
 
@@ -219,7 +219,7 @@ fn random_stored_form(rng: &mut impl rand::Rng, pieces: u32) -> (u32, u32) {
     }
 }
 
-fn bench_cmd(args: BenchArgs) -> anyhow::Result<()> {
+fn run_bench(args: BenchArgs) -> anyhow::Result<()> {
     use rand::SeedableRng;
     let tb = if args.disk { Tablebase::open_on_disk(&args.tb) } else { Tablebase::open(&args.tb) }
         .with_context(|| format!("opening {}", args.tb.display()))?;
@@ -267,7 +267,7 @@ fn bench_cmd(args: BenchArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
+fn run_crosscheck(args: CrosscheckArgs) -> anyhow::Result<()> {
     use rand::SeedableRng;
     use rayon::prelude::*;
     let pool = crate::thread_pool(args.threads)?;
@@ -373,7 +373,7 @@ fn crosscheck_cmd(args: CrosscheckArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn accuracy_cmd(args: AccuracyArgs) -> anyhow::Result<()> {
+fn run_accuracy(args: AccuracyArgs) -> anyhow::Result<()> {
     let judge = crate::players::open_tables(Some(&args.tb), args.rules.get())?.expect("a folder was given");
     let player = alq_play::PlayerSpec::parse(&args.player, alq_engine::Limits::default())?;
     player.check_rules(args.rules.get())?;
@@ -412,7 +412,7 @@ fn bar(len: u64, unit: &str) -> ProgressBar {
     bar
 }
 
-fn build_cmd(args: BuildArgs) -> anyhow::Result<()> {
+fn run_build(args: BuildArgs) -> anyhow::Result<()> {
     let shard = args.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     let pool = crate::thread_pool(args.threads)?;
     let threads = pool.current_num_threads();
@@ -514,7 +514,7 @@ fn open(dir: &std::path::Path, rules: crate::RulesArg) -> anyhow::Result<Tableba
     crate::players::open_tablebase(dir, rules.rules)
 }
 
-fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
+fn run_probe(args: ProbeArgs) -> anyhow::Result<()> {
     let pos = crate::parse_position(Some(&args.position))?;
     let tb = open(&args.tb, args.rules)?;
     let pieces = pos.occupied().count();
@@ -539,7 +539,7 @@ fn probe_cmd(args: ProbeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
+fn run_stats(args: TbArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;
     // The distance tables, then the win/draw/loss tables beyond them.
@@ -580,7 +580,7 @@ fn stats_cmd(args: TbArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn verify_cmd(verify_args: VerifyArgs) -> anyhow::Result<()> {
+fn run_verify(verify_args: VerifyArgs) -> anyhow::Result<()> {
     let args = verify_args.tb;
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;

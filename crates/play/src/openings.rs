@@ -38,12 +38,26 @@ impl Opening {
 /// with the first line (in sorted move order) reaching it, in breadth-first
 /// order. (A position reached at two depths appears at each.)
 pub fn tree(rules: RuleSet, depth: u32) -> Vec<(Vec<Move>, Position)> {
-    let mut all = vec![(Vec::new(), Position::start_of(rules))];
+    tree_from(Position::start_of(rules), rules, depth, |_| true)
+}
+
+/// The tree of [`tree`] grown from `root` instead of the start, expanding
+/// only the positions for which `expand` holds (the others stay in the tree
+/// as leaves): every distinct position 0..=depth plies from `root` on such
+/// lines, with the first line (in sorted move order) reaching it, in
+/// breadth-first order.
+pub fn tree_from(
+    root: Position,
+    rules: RuleSet,
+    depth: u32,
+    expand: impl Fn(&Position) -> bool,
+) -> Vec<(Vec<Move>, Position)> {
+    let mut all = vec![(Vec::new(), root)];
     let mut frontier = all.clone();
     for _ in 0..depth {
         let mut seen = HashSet::new();
         let mut next = Vec::new();
-        for (line, pos) in &frontier {
+        for (line, pos) in frontier.iter().filter(|(_, p)| expand(p)) {
             let mut moves: Vec<Move> = pos.legal_moves_in(rules).into_iter().collect();
             moves.sort_by_key(|m| m.to_string());
             for mv in moves {

@@ -204,6 +204,21 @@ pub fn truncate_partial_row(path: &Path) -> Result<(), RecordError> {
     Ok(())
 }
 
+/// Writes a whole games file atomically (a temporary file, then a rename):
+/// the header and `records` in order, exactly the file [`RecordWriter`]
+/// would leave after appending them to a new file.
+pub fn write_records_atomic(path: &Path, records: &[GameRecord]) -> Result<(), RecordError> {
+    alq_fs::write_atomic_with(path, |out| {
+        let mut writer = csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        writer.write_record(COLUMNS).map_err(std::io::Error::other)?;
+        for r in records {
+            writer.serialize(r).map_err(std::io::Error::other)?;
+        }
+        writer.flush()
+    })
+    .map_err(|error| RecordError::Io { file: path.to_path_buf(), error })
+}
+
 /// Appends games to a file, one flushed row at a time, so that a killed
 /// process loses at most the row being written.
 pub struct RecordWriter {

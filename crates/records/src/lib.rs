@@ -49,7 +49,8 @@ mod samples;
 mod stats;
 
 pub use io::{
-    read_all, replay_row, truncate_partial_row, write_atomic, RecordError, RecordReader, RecordWriter, COLUMNS,
+    read_all, replay_row, truncate_partial_row, write_atomic, write_records_atomic, RecordError, RecordReader,
+    RecordWriter, COLUMNS,
 };
 pub use record::{
     format_opening, format_score, parse_score, GameError, GameRecord, OpeningPart, ReplayedGame, FORFEIT,

@@ -14,7 +14,8 @@ use thiserror::Error;
 
 use alq_engine::{Game, GameConfig, Limits, Position, RuleSet, Score, SearchConfig, Searcher, MATE};
 use alq_records::{
-    truncate_partial_row, write_atomic, GameRecord, OpeningPart, RecordError, RecordReader, RecordWriter,
+    truncate_partial_row, write_atomic, write_records_atomic, GameRecord, OpeningPart, RecordError, RecordReader,
+    RecordWriter,
 };
 
 use alq_play::matches::game_seed;
@@ -579,17 +580,6 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<u64, SelfplayError> {
             return Err(SelfplayError::Invalid(format!("cannot merge: {problem}")));
         }
     }
-    let tmp = out.with_extension("csv.tmp");
-    if tmp.exists() {
-        std::fs::remove_file(&tmp).map_err(|error| SelfplayError::Io { path: tmp.clone(), error })?;
-    }
-    {
-        let mut writer = RecordWriter::append(&tmp)?;
-        for r in &records {
-            writer.write(r)?;
-        }
-        writer.sync()?;
-    }
-    std::fs::rename(&tmp, out).map_err(|error| SelfplayError::Io { path: out.to_path_buf(), error })?;
+    write_records_atomic(out, &records)?;
     Ok(records.len() as u64)
 }
