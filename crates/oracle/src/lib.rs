@@ -1,0 +1,293 @@
+//! # alq-oracle
+//!
+//! The exact value of a position for its side to move: `win`, `draw` or
+//! `loss`; a one-sided bound (`≥draw`: the mover does not lose, `≤draw`: the
+//! mover does not win) when only one of the two deciding questions was
+//! settled; or `unknown` when the budget ran out. Never a guess. Values mean
+//! what the tables and the solver mean: the value of the infinite game
+//! (repetition and no-progress rules of games are not part of it).
+//!
+//! An [`Oracle`] asks, in this order, and says which answered ([`Source`]):
+//! 1. the position itself: no legal move is a loss (`end`);
+//! 2. the endgame tables, any kind, for positions they cover (`table`);
+//! 3. what is proven already: stores read at start (the shipped one, the
+//!    user's) and everything this oracle settled since (`store`);
+//! 4. threshold searches of the two win questions that decide the value
+//!    ("does the mover win?", "does the opponent win?"), sharing what they
+//!    prove, within the oracle's [`Budget`] (`search`).
+//!
+//! What a search settles (every position of its graph whose question it
+//! answered, not only the root) is kept for later questions and, with
+//! [`Oracle::use_store`], written back to the user's store after each
+//! search: merged with the file as it is then, atomically.
+//!
+//! An oracle is `Sync`: threads may share it (searches take turns; table
+//! and store answers never wait for a search).
+//!
+//! ```
+//! use alq_engine::{Hce, Position};
+//! use alq_oracle::{Oracle, Source, Value};
+//! use alq_solver::Budget;
+//!
+//! let oracle = Oracle::new(alq_engine::RuleSet::BrainKing, None, Box::new(Hce::new(alq_engine::HceWeights::default())), Budget::nodes(10_000));
+//! // White's last piece can still jump Black's: White to move wins.
+//! let pos: Position = "...../...../..B../..W../..... w".parse().unwrap();
+//! let answer = oracle.value(&pos).unwrap();
+//! assert_eq!((answer.value, answer.source), (Value::Win, Source::Search));
+//! // Asked again, the answer is stored.
+//! assert_eq!(oracle.value(&pos).unwrap().source, Source::Store);
+//! ```
+
+mod value;
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
+use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
+use alq_tablebase::{Tablebase, TbError};
+use thiserror::Error;
+
+pub use value::{Source, Value};
+
+/// Why the oracle could not answer. File errors name the file.
+#[derive(Debug, Error)]
+pub enum OracleError {
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error(transparent)]
+    Tables(#[from] TbError),
+    /// A store of another rule set.
+    #[error("{}: a store of the {found} rules, not {expected}", path.display())]
+    ForeignStore { path: PathBuf, found: RuleSet, expected: RuleSet },
+    /// A store that contradicts what the oracle knows.
+    #[error("{}: {source}", path.display())]
+    StoreContradiction { path: PathBuf, source: SolveError },
+}
+
+/// An answer: the value for the side to move, where it came from, and what
+/// finding it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub value: Value,
+    pub source: Source,
+    /// Positions the searches of this question expanded (0 unless
+    /// `source` is `search`, or a search ran and left the value unknown).
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// The oracle: see the crate documentation.
+pub struct Oracle<'a> {
+    rules: RuleSet,
+    tb: Option<&'a Tablebase>,
+    budget: Budget,
+    solver: Mutex<ThresholdSolver<'a>>,
+    /// The user's store: read at [`Oracle::use_store`], written after every
+    /// search that settled something new.
+    store_file: Option<PathBuf>,
+}
+
+impl<'a> Oracle<'a> {
+    /// An oracle under `rules` over the tables `tb` (which must be of the
+    /// same rules), whose searches are guided by `eval` and each question
+    /// may spend `budget` (shared by its two searches).
+    pub fn new(rules: RuleSet, tb: Option<&'a Tablebase>, eval: Box<dyn Evaluator>, budget: Budget) -> Oracle<'a> {
+        let mut solver = ThresholdSolver::new(tb, Some(eval));
+        solver.set_rules(rules);
+        Oracle { rules, tb, budget, solver: Mutex::new(solver), store_file: None }
+    }
+
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    pub fn budget(&self) -> Budget {
+        self.budget
+    }
+
+    /// Each question's budget from now on.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Reads a proven-position store (the shipped one, or a cluster's) as
+    /// known answers, without ever writing it; returns its positions.
+    ///
+    /// # Errors
+    ///
+    /// A missing, damaged or truncated file, a store of other rules, or one
+    /// that contradicts what the oracle knows, each naming the file.
+    pub fn read_store(&self, path: &Path) -> Result<usize, OracleError> {
+        let store = ProvenStore::load(path)?;
+        if store.rules != self.rules {
+            return Err(OracleError::ForeignStore {
+                path: path.to_path_buf(),
+                found: store.rules,
+                expected: self.rules,
+            });
+        }
+        self.lock()
+            .add_store(&store)
+            .map_err(|source| OracleError::StoreContradiction { path: path.to_path_buf(), source })?;
+        Ok(store.entries.len())
+    }
+
+    /// The user's store: read now if it exists, and from now on written
+    /// back (merged, atomically) after every search that settles something.
+    /// Returns the positions read.
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::read_store`] for an existing file.
+    pub fn use_store(&mut self, path: &Path) -> Result<usize, OracleError> {
+        let read = if path.exists() { self.read_store(path)? } else { 0 };
+        self.store_file = Some(path.to_path_buf());
+        Ok(read)
+    }
+
+    /// Positions whose win questions the oracle knows (stores read and
+    /// searches since).
+    pub fn known_positions(&self) -> usize {
+        self.lock().store_len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, ThresholdSolver<'a>> {
+        // A search that panicked leaves nothing half-written that later
+        // questions could misread: its store holds only settled answers.
+        self.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// What is known without searching: the end, the tables, the stores.
+    fn known(&self, pos: &Position) -> Result<Option<(Value, Source)>, OracleError> {
+        if pos.is_lost_in(self.rules) {
+            return Ok(Some((Value::Loss, Source::End)));
+        }
+        if let Some(tb) = self.tb {
+            if pos.occupied().count() <= tb.wdl_max_pieces() {
+                return Ok(Some((Value::from(tb.probe_wdl(pos)?.0), Source::Table)));
+            }
+        }
+        let value = self.stored(&self.lock(), pos);
+        Ok((value != Value::Unknown).then_some((value, Source::Store)))
+    }
+
+    /// The value the stored answers of `solver` give `pos`.
+    fn stored(&self, solver: &ThresholdSolver<'_>, pos: &Position) -> Value {
+        let mover = pos.side_to_move();
+        Value::from_questions(solver.stored(pos, mover), solver.stored(pos, mover.opponent()))
+    }
+
+    /// The value of `pos` for its side to move.
+    ///
+    /// # Errors
+    ///
+    /// A table that cannot be read, or a store that cannot be written.
+    pub fn value(&self, pos: &Position) -> Result<Answer, OracleError> {
+        let start = Instant::now();
+        if let Some((value, source)) = self.known(pos)? {
+            return Ok(Answer { value, source, nodes: 0, elapsed: start.elapsed() });
+        }
+        let (value, nodes, settled) = self.search(pos, start)?;
+        if settled {
+            self.save()?;
+        }
+        let source = if value == Value::Unknown { Source::None } else { Source::Search };
+        Ok(Answer { value, source, nodes, elapsed: start.elapsed() })
+    }
+
+    /// The two win questions within the budget, the mover's first (with
+    /// half of it), then the opponent's, then the mover's again with what
+    /// is left when only the opponent's was settled. Returns the value,
+    /// the nodes spent and whether anything new was settled.
+    fn search(&self, pos: &Position, start: Instant) -> Result<(Value, u64, bool), OracleError> {
+        let mut solver = self.lock();
+        let before = solver.store_len();
+        let mover = pos.side_to_move();
+        let mut nodes = 0;
+        let mut ask = |solver: &mut ThresholdSolver<'a>, side: Side, share: f64| -> Result<Outcome, OracleError> {
+            if let Some(known) = solver.stored(pos, side) {
+                return Ok(if known { Outcome::Proven } else { Outcome::Disproven });
+            }
+            let budget = self.remaining(nodes, start, share);
+            if budget.nodes == Some(0) || budget.time == Some(Duration::ZERO) {
+                return Ok(Outcome::Unknown);
+            }
+            let result = solver.solve(pos, Goal::wins_of(side), &budget, &mut |_| {})?;
+            nodes += result.nodes;
+            Ok(result.outcome)
+        };
+        let mut ours = ask(&mut solver, mover, 0.5)?;
+        let mut theirs = Outcome::Unknown;
+        if ours != Outcome::Proven {
+            theirs = ask(&mut solver, mover.opponent(), 1.0)?;
+            if ours == Outcome::Unknown && theirs == Outcome::Disproven {
+                ours = ask(&mut solver, mover, 1.0)?;
+            }
+        }
+        let settled = |o: Outcome| match o {
+            Outcome::Proven => Some(true),
+            Outcome::Disproven => Some(false),
+            Outcome::Unknown => None,
+        };
+        let value = Value::from_questions(settled(ours), settled(theirs));
+        Ok((value, nodes, solver.store_len() > before))
+    }
+
+    /// The budget left after `nodes` spent since `start`, of which a
+    /// search may take `share`.
+    fn remaining(&self, nodes: u64, start: Instant, share: f64) -> Budget {
+        let b = self.budget;
+        Budget {
+            nodes: b.nodes.map(|n| (n.saturating_sub(nodes) as f64 * share).ceil() as u64),
+            time: b.time.map(|t| t.saturating_sub(start.elapsed()).mul_f64(share)),
+            memory_bytes: b.memory_bytes,
+        }
+    }
+
+    /// Every legal move of `pos` with the value it gives the side that
+    /// plays it (so a best move's value is the position's), in the order of
+    /// `alq moves` (sorted as text). Each move's answer is a question of
+    /// its own, with its own budget.
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::value`].
+    pub fn move_values(&self, pos: &Position) -> Result<Vec<(Move, Answer)>, OracleError> {
+        let mut moves: Vec<Move> = pos.legal_moves_in(self.rules).into_iter().collect();
+        moves.sort_by_cached_key(|m| m.to_string());
+        moves
+            .into_iter()
+            .map(|mv| {
+                let answer = self.value(&pos.play(mv))?;
+                Ok((mv, Answer { value: answer.value.for_other_side(), ..answer }))
+            })
+            .collect()
+    }
+
+    /// Writes what the oracle knows to the user's store, merged with the
+    /// file as it is now (another process may have added to it); nothing
+    /// without [`Oracle::use_store`].
+    ///
+    /// # Errors
+    ///
+    /// The store file cannot be read, merged or written.
+    pub fn save(&self) -> Result<(), OracleError> {
+        let Some(path) = &self.store_file else { return Ok(()) };
+        let mut store = self.lock().proven_store();
+        if path.exists() {
+            let on_disk = ProvenStore::load(path)?;
+            if on_disk.rules != self.rules {
+                return Err(OracleError::ForeignStore {
+                    path: path.clone(),
+                    found: on_disk.rules,
+                    expected: self.rules,
+                });
+            }
+            store.merge(&on_disk).map_err(|source| OracleError::StoreContradiction { path: path.clone(), source })?;
+        }
+        store.save(path)?;
+        Ok(())
+    }
+}
