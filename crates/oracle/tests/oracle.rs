@@ -7,12 +7,17 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use alq_engine::{Bitboard, Hce, HceWeights, Position, RuleSet, Side};
+use alq_engine::{Hce, HceWeights, Position, RuleSet};
 use alq_oracle::{Oracle, OracleError, Source, Value};
 use alq_solver::{Budget, ProvenStore};
 use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Wdl};
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+
+// The solver tests' random positions (both sides present).
+#[path = "../../solver/tests/common/mod.rs"]
+mod common;
+use common::random_position;
 
 fn built(pieces: u32) -> Tablebase {
     let dir: PathBuf = std::env::temp_dir().join(format!("alq-oracle-tb{pieces}-{}", std::process::id()));
@@ -42,21 +47,9 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-/// A random position with exactly `n` pieces, both sides present.
-fn random_position(rng: &mut ChaCha8Rng, n: usize) -> Position {
-    let points = rand::seq::index::sample(rng, 25, n);
-    let mut sides = [0u32; 2];
-    for (i, p) in points.iter().enumerate() {
-        let white = i == 0 || (i > 1 && rng.gen_bool(0.5));
-        sides[usize::from(!white)] |= 1 << p;
-    }
-    let side = if rng.gen_bool(0.5) { Side::White } else { Side::Black };
-    Position::from_parts(Bitboard(sides[0]), Bitboard(sides[1]), side)
-}
-
 fn positions(seed: u64, count: usize) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    (0..count).map(|i| random_position(&mut rng, 5 + i % 2)).collect()
+    (0..count).map(|i| random_position(&mut rng, 5 + (i % 2) as u32, 5 + (i % 2) as u32)).collect()
 }
 
 #[test]

@@ -28,6 +28,7 @@
 pub mod external;
 pub mod matches;
 pub mod openings;
+pub mod perfect;
 pub mod players;
 pub mod protocol;
 

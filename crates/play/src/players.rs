@@ -18,6 +18,7 @@ use alq_engine::{
 };
 
 use crate::external::{EngineProcess, Forfeit};
+use crate::perfect::{Perfect, PerfectSettings, DEFAULT_MOVETIME};
 
 /// A spec that could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -218,6 +219,8 @@ pub enum PlayerKind {
     /// An external engine: a shell command started for each game, and the
     /// options set on it (`setoption name N value V`).
     Engine { command: String, options: Vec<(String, String)> },
+    /// Perfect play where the oracle knows the value (see [`crate::perfect`]).
+    Perfect(PerfectSettings),
 }
 
 /// A chess-clock time control: `base` for the game, `increment` added after
@@ -297,9 +300,12 @@ pub struct PlayerSpec {
 
 impl PlayerSpec {
     /// Reads `NAME[@key=value,...]`. NAME is `hce`, `nn` (the shipped
-    /// network), a network file (`.alqnet`), `random` or `greedy`.
-    /// Keys: `nodes`, `depth`, `movetime` (ms), `hash` (MiB), `tb` (a
-    /// tablebase folder), and for `hce` any handcrafted weight by name. `default_limits` applies when the spec
+    /// network), a network file (`.alqnet`), `random`, `greedy` or
+    /// `perfect`. Keys: `nodes`, `depth`, `movetime` (ms), `hash` (MiB), `tb`
+    /// (a tablebase folder), for `hce` any handcrafted weight by name, and
+    /// for `perfect` `store` (the user's proven-position store) and `cert`
+    /// (a certificate to follow); its `movetime` is the oracle's budget per
+    /// position asked (default 500), `nodes` its fallback search's. `default_limits` applies when the spec
     /// names no limit of its own.
     pub fn parse(spec: &str, default_limits: Limits) -> Result<PlayerSpec, SpecError> {
         Self::parse_with_clock(spec, default_limits, None)
@@ -364,6 +370,32 @@ impl PlayerSpec {
             }
             "random" => PlayerKind::Random,
             "greedy" => PlayerKind::Greedy,
+            "perfect" => {
+                let mut settings = PerfectSettings::default();
+                for pair in &eval_pairs {
+                    let (key, value) = pair.split_once('=').map(|(k, v)| (k.trim(), v.trim())).unwrap_or((pair, ""));
+                    match key {
+                        "store" => {
+                            let path = std::path::PathBuf::from(value);
+                            if path.exists() {
+                                alq_solver::ProvenStore::load(&path).map_err(|e| err(e.to_string()))?;
+                            }
+                            settings.store = Some(path);
+                        }
+                        "cert" => {
+                            let path = std::path::PathBuf::from(value);
+                            alq_solver::Certificate::read(&path).map_err(|e| err(e.to_string()))?;
+                            settings.certificate = Some(path);
+                        }
+                        other => {
+                            return Err(err(format!(
+                                "unknown key {other:?} for perfect (known: tb, store, cert, movetime, nodes, hash)"
+                            )))
+                        }
+                    }
+                }
+                PlayerKind::Perfect(settings)
+            }
             _ => PlayerKind::Search(EvalSpec::from_parts(spec, name, &eval_pairs).map_err(|e| {
                 err(format!(
                     "{} (players: hce, nn, a network file, random, greedy, engine:COMMAND; keys: nodes, depth, movetime, hash, threads, tb)",
@@ -424,6 +456,7 @@ impl PlayerSpec {
     fn describe_short(&self) -> String {
         match &self.kind {
             PlayerKind::Search(eval) => eval.describe(),
+            PlayerKind::Perfect(_) => "perfect".to_string(),
             other => format!("{other:?}").to_lowercase(),
         }
     }
@@ -437,9 +470,15 @@ impl PlayerSpec {
                 searcher.set_threads(self.threads);
                 Some(searcher)
             }
+            PlayerKind::Perfect(_) => {
+                let eval: Box<dyn Evaluator> = Box::new(Hce::new(HceWeights::default()));
+                let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: self.hash_mb });
+                searcher.set_tables(self.tables.as_ref().map(|t| Arc::clone(&t.tables)));
+                Some(searcher)
+            }
             _ => None,
         };
-        Player { spec: self.clone(), searcher, engine: None }
+        Player { spec: self.clone(), searcher, engine: None, perfect: None }
     }
 }
 
@@ -466,6 +505,12 @@ impl fmt::Display for PlayerSpec {
                 write!(f, "engine:{command}")?;
                 parts.push(limits);
                 parts.extend(options.iter().map(|(k, v)| format!("{k}={v}")));
+            }
+            PlayerKind::Perfect(settings) => {
+                f.write_str("perfect")?;
+                parts.push(limits);
+                parts.extend(settings.store.iter().map(|p| format!("store={}", p.display())));
+                parts.extend(settings.certificate.iter().map(|p| format!("cert={}", p.display())));
             }
         }
         if self.threads > 1 {
@@ -499,11 +544,28 @@ pub struct Player {
     spec: PlayerSpec,
     searcher: Option<Searcher<Box<dyn Evaluator>>>,
     engine: Option<EngineProcess>,
+    /// A perfect player's oracle and strategies, set up at its first move
+    /// (when the game's rules are known).
+    perfect: Option<Perfect>,
+}
+
+impl Drop for Player {
+    fn drop(&mut self) {
+        if let Some(p) = self.perfect.as_ref().filter(|p| p.fallbacks > 0) {
+            eprintln!("perfect: {} moves chosen by search (no value known within the budget)", p.fallbacks);
+        }
+    }
 }
 
 impl Player {
     pub fn spec(&self) -> &PlayerSpec {
         &self.spec
+    }
+
+    /// Moves a perfect player chose by search because the oracle knew no
+    /// value-keeping move within its budget (0 for other players).
+    pub fn fallbacks(&self) -> u32 {
+        self.perfect.as_ref().map_or(0, |p| p.fallbacks)
     }
 
     /// Chooses a move in `game`'s current position; `None` when there is
@@ -602,6 +664,23 @@ impl Player {
                 result.best.map(|mv| Choice { mv, score: Some(result.score) })
             }
             PlayerKind::Engine { .. } => None,
+            PlayerKind::Perfect(ref settings) => {
+                if self.perfect.is_none() {
+                    let movetime = self.spec.limits.movetime.unwrap_or(DEFAULT_MOVETIME);
+                    let dir = self.spec.tables.as_ref().map(|t| t.dir.as_str());
+                    match Perfect::new(settings, game.rules(), dir, movetime) {
+                        Ok(p) => self.perfect = Some(p),
+                        Err(e) => {
+                            eprintln!("perfect: {e}");
+                            return None;
+                        }
+                    }
+                }
+                let fallback =
+                    Limits { nodes: Some(self.spec.limits.nodes.unwrap_or(10_000)), depth: None, movetime: None };
+                let perfect = self.perfect.as_mut()?;
+                perfect.choose(game, rng, self.searcher.as_mut()?, fallback)
+            }
         }
     }
 }

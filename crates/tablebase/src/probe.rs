@@ -129,6 +129,21 @@ impl Tablebase {
         Ok(tb)
     }
 
+    /// [`Tablebase::shared`] for users that keep tables for the whole
+    /// process by reference (an oracle inside a player): the same shared
+    /// tables, which the process never closes.
+    pub fn shared_static(dir: &Path) -> Result<&'static Tablebase, TbError> {
+        static LEAKED: std::sync::Mutex<Vec<&'static Arc<Tablebase>>> = std::sync::Mutex::new(Vec::new());
+        let tb = Tablebase::shared(dir)?;
+        let mut leaked = LEAKED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&known) = leaked.iter().find(|t| Arc::ptr_eq(t, &tb)) {
+            return Ok(known.as_ref());
+        }
+        let kept: &'static Arc<Tablebase> = Box::leak(Box::new(tb));
+        leaked.push(kept);
+        Ok(kept.as_ref())
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

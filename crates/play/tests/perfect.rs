@@ -1,0 +1,163 @@
+//! The perfect player on small tables: it never loses from a position whose
+//! draw (or win) a certificate proves, following the certificate where the
+//! oracle knows nothing; it wins positions the tables say are won, against
+//! random and greedy; it never plays a move the tables say throws the value
+//! away.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use alq_engine::{Game, GameConfig, Hce, HceWeights, Position, RuleSet};
+use alq_play::PlayerSpec;
+use alq_solver::{Budget, Goal, Outcome, ThresholdSolver};
+use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Wdl};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+// The solver tests' random positions (both sides present).
+#[path = "../../solver/tests/common/mod.rs"]
+mod common;
+use common::random_position;
+
+fn tables_dir(pieces: u32, kind: Kind) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("alq-perfect-tb{pieces}-{kind:?}-{}", std::process::id()));
+    if !dir.exists() {
+        let options = BuildOptions { pieces, shard: None, rules: RuleSet::BrainKing, kind };
+        build(&dir, &options, &mut |_| {}).unwrap();
+    }
+    dir
+}
+
+/// ≤ 6-piece tables: the truth.
+fn truth() -> &'static Tablebase {
+    static TB: OnceLock<Tablebase> = OnceLock::new();
+    TB.get_or_init(|| Tablebase::open(&tables_dir(6, Kind::Wdl)).unwrap())
+}
+
+/// ≤ 4-piece distance tables: what the players get.
+fn small() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| tables_dir(4, Kind::Distance))
+}
+
+/// Plays `perfect` (as the side to move at `start`) against `other`; the
+/// game's outcome from the perfect player's view: Some(true) won, Some(false)
+/// lost, None drawn or unfinished.
+fn play(perfect: &PlayerSpec, other: &PlayerSpec, start: Position, seed: u64) -> (Option<bool>, Game) {
+    let config = GameConfig { max_plies: Some(200), ..GameConfig::default() };
+    let mut game = Game::new(start, config);
+    let me = start.side_to_move();
+    let (mut a, mut b) = (perfect.build(), other.build());
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    while !game.is_over() {
+        let player = if game.position().side_to_move() == me { &mut a } else { &mut b };
+        let Some(choice) = player.choose(&game, &mut rng) else { break };
+        let before = game.position();
+        game.play(choice.mv).unwrap();
+        if before.side_to_move() == me && before.occupied().count() <= 6 {
+            // Never a move that throws the value away.
+            let was = truth().probe_wdl(&before).unwrap().0;
+            let now = truth().probe_wdl(&game.position()).unwrap().0.for_mover();
+            assert!(now.beats_or_equals(was), "{before}: {} threw {was:?} away", choice.mv);
+        }
+    }
+    let result = game.outcome().and_then(|o| o.winner).map(|w| w == me);
+    (result, game)
+}
+
+/// Whether a value kept after the move (`now`, for the player who moved) is
+/// at least the value before it (`was`).
+trait AtLeast {
+    fn beats_or_equals(self, was: Wdl) -> bool;
+}
+
+impl AtLeast for Wdl {
+    fn beats_or_equals(self, was: Wdl) -> bool {
+        let rank = |w: Wdl| match w {
+            Wdl::Loss => 0,
+            Wdl::Draw => 1,
+            Wdl::Win => 2,
+        };
+        rank(self) >= rank(was)
+    }
+}
+
+fn spec(text: &str) -> PlayerSpec {
+    PlayerSpec::parse(text, alq_engine::Limits::default()).unwrap()
+}
+
+#[test]
+fn perfect_wins_won_positions_against_random_and_greedy() {
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let perfect = spec(&format!("perfect@tb={},movetime=200", small().display()));
+    let mut won = 0;
+    while won < 6 {
+        let pos = random_position(&mut rng, 6, 6);
+        if pos.is_lost_in(RuleSet::BrainKing) || truth().probe_wdl(&pos).unwrap().0 != Wdl::Win {
+            continue;
+        }
+        for other in ["random", "greedy"] {
+            let (result, game) = play(&perfect, &spec(other), pos, won as u64);
+            assert_eq!(result, Some(true), "{pos} against {other}: {:?} after {:?}", game.outcome(), game.moves());
+        }
+        won += 1;
+    }
+}
+
+#[test]
+fn perfect_never_loses_where_a_certificate_holds_the_draw() {
+    // A 7-piece position whose draw (or better) for the mover a certificate
+    // over the ≤ 4-piece tables proves.
+    let tb = Tablebase::open(small()).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let dir = std::env::temp_dir().join(format!("alq-perfect-cert-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut tried = 0;
+    let (pos, file) = loop {
+        tried += 1;
+        assert!(tried < 400, "no certifiable 7-piece draw found");
+        let pos = random_position(&mut rng, 7, 7);
+        if pos.is_lost_in(RuleSet::BrainKing) {
+            continue;
+        }
+        let mut solver = ThresholdSolver::new(Some(&tb), Some(Box::new(Hce::new(HceWeights::default()))));
+        solver.want_certificates(true);
+        let goal = Goal::draws_of(pos.side_to_move());
+        let result = solver.solve(&pos, goal, &Budget::nodes(50_000), &mut |_| {}).unwrap();
+        // A proven draw that is not a win: the strategy must hold it.
+        let wins = solver.solve(&pos, Goal::wins_of(pos.side_to_move()), &Budget::nodes(50_000), &mut |_| {}).unwrap();
+        if result.outcome == Outcome::Proven
+            && wins.outcome == Outcome::Disproven
+            && result.certificate.as_ref().is_some_and(|c| c.entries.len() > 20)
+        {
+            let file = dir.join("draw.cert");
+            result.certificate.unwrap().write(&file).unwrap();
+            break (pos, file);
+        }
+    };
+    // The oracle gets 1 ms a question: the certificate has to carry the play.
+    let perfect = spec(&format!("perfect@tb={},cert={},movetime=1", small().display(), file.display()));
+    for (i, other) in ["random", "greedy", "hce@nodes=2000"].into_iter().enumerate() {
+        for seed in 0..4 {
+            let (result, game) = play(&perfect, &spec(other), pos, 10 * i as u64 + seed);
+            assert_ne!(result, Some(false), "{pos} against {other}: lost {:?}", game.moves());
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn perfect_specs_parse_print_and_refuse_bad_settings() {
+    let s = spec("perfect@movetime=300");
+    assert_eq!(s.to_string(), "perfect@movetime=300");
+    let e = PlayerSpec::parse("perfect@colour=red", alq_engine::Limits::default()).unwrap_err();
+    assert!(e.to_string().contains("unknown key \"colour\""), "{e}");
+    let e = PlayerSpec::parse("perfect@cert=/nonexistent/x.cert", alq_engine::Limits::default()).unwrap_err();
+    assert!(e.to_string().contains("x.cert"), "{e}");
+    // The shipped strategies answer at the start without any search.
+    let start = Game::new(Position::start(), GameConfig::default());
+    let mut p = spec("perfect@movetime=1").build();
+    let choice = p.choose(&start, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
+    assert_ne!(choice.mv.to_string(), "d2-c3", "d2-c3 loses");
+    assert_eq!(p.fallbacks(), 0);
+}
