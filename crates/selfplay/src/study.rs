@@ -152,6 +152,7 @@ impl StudyConfig {
                 PlayerKind::Greedy => ("greedy".to_string(), None),
                 PlayerKind::Search(alq_play::players::EvalSpec::Hce(_)) => ("hce".to_string(), spec.limits.nodes),
                 PlayerKind::Search(alq_play::players::EvalSpec::Network(_)) => ("nn".to_string(), spec.limits.nodes),
+                PlayerKind::Perfect(_) => ("perfect".to_string(), None),
                 PlayerKind::Engine { .. } => {
                     return invalid(format!(
                         "rung {} ({}): external engines play only in alq match",
