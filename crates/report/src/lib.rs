@@ -15,6 +15,8 @@
 //! draws. The opening tree counts real choices: forced plies are folded
 //! into the choice before them. Each line has a place for its exact
 //! game-theoretic value (`exact_value`), empty until a solver provides it.
+//! The pipeline's summary (`summary.md`, `elo.svg`) is rendered here too
+//! ([`pipeline`]), from plain rows.
 //!
 //! ```no_run
 //! use std::path::PathBuf;
@@ -27,6 +29,7 @@
 mod collect;
 mod exact;
 mod html;
+pub mod pipeline;
 pub mod plots;
 pub mod study;
 mod write;

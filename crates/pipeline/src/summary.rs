@@ -1,0 +1,120 @@
+//! The run summary: one row per generation, assembled from each stage's
+//! part, written as `summary.json` here and rendered as `summary.md` and
+//! `elo.svg` by `alq_report::pipeline`.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use alq_report::pipeline::{AnchorElo, PipelineRow, PipelineSummary, StartResult};
+
+use crate::config::PipelineConfig;
+use crate::error::PipelineError;
+use crate::files::write_json;
+use crate::matches::StageResult;
+use crate::selfplay::SelfplayRow;
+
+/// One generation in the run summary.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GenerationSummary {
+    pub generation: usize,
+    /// The player of this generation's self-play.
+    pub selfplay_player: String,
+    pub games: u64,
+    pub candidate: Option<String>,
+    pub promoted: Option<bool>,
+    pub gate_elo: Option<f64>,
+    pub gate_elo_ci95: Option<[f64; 2]>,
+    pub gate_llr: Option<f64>,
+    /// The gate's normalized Elo and its 95 % interval.
+    #[serde(default)]
+    pub gate_nelo: Option<f64>,
+    #[serde(default)]
+    pub gate_nelo_ci95: Option<[f64; 2]>,
+    pub elo_vs_gen0: Option<f64>,
+    pub elo_vs_gen0_ci95: Option<[f64; 2]>,
+    /// The candidate against each anchor (the first, `hce`, is also
+    /// `elo_vs_gen0`).
+    #[serde(default)]
+    pub elo_vs_anchors: Vec<AnchorElo>,
+    /// The best player's games from the standard start: White wins, draws,
+    /// Black wins, unfinished, and White's score with its 95 % interval.
+    #[serde(default)]
+    pub start: Option<StartResult>,
+    /// The best player's endgame accuracy, when the run names tables for it.
+    #[serde(default)]
+    pub accuracy: Option<alq_selfplay::AccuracyReport>,
+}
+
+/// What a generation after 0 measured of its candidate: the network, its
+/// gate and its matches against the anchors.
+pub(crate) struct CandidateRow {
+    pub(crate) network: PathBuf,
+    pub(crate) gate: StageResult,
+    pub(crate) anchors: Vec<AnchorElo>,
+}
+
+impl GenerationSummary {
+    /// Generation `generation`'s row from its stages' parts (no candidate
+    /// in generation 0).
+    pub(crate) fn new(
+        generation: usize,
+        candidate: Option<CandidateRow>,
+        selfplay: SelfplayRow,
+        start: Option<StartResult>,
+        accuracy: Option<alq_selfplay::AccuracyReport>,
+    ) -> GenerationSummary {
+        let gate = candidate.as_ref().map(|c| &c.gate);
+        let gen0 = candidate.as_ref().and_then(|c| c.anchors.iter().rfind(|a| a.anchor == "hce"));
+        GenerationSummary {
+            generation,
+            selfplay_player: selfplay.player,
+            games: selfplay.games,
+            candidate: candidate.as_ref().map(|c| c.network.display().to_string()),
+            promoted: gate.map(StageResult::promotes),
+            gate_elo: gate.map(|r| r.elo),
+            gate_elo_ci95: gate.map(|r| r.elo_ci95),
+            gate_llr: gate.and_then(|r| r.llr),
+            gate_nelo: gate.and_then(|r| r.nelo),
+            gate_nelo_ci95: gate.and_then(|r| r.nelo_ci95),
+            elo_vs_gen0: gen0.map(|a| a.elo),
+            elo_vs_gen0_ci95: gen0.map(|a| a.elo_ci95),
+            elo_vs_anchors: candidate.map_or(Vec::new(), |c| c.anchors),
+            start,
+            accuracy,
+        }
+    }
+
+    /// The row as the report renders it.
+    fn report_row(&self) -> PipelineRow<'_> {
+        PipelineRow {
+            generation: self.generation,
+            selfplay_player: &self.selfplay_player,
+            games: self.games,
+            promoted: self.promoted,
+            gate_elo: self.gate_elo,
+            gate_elo_ci95: self.gate_elo_ci95,
+            gate_nelo: self.gate_nelo,
+            gate_nelo_ci95: self.gate_nelo_ci95,
+            anchors: &self.elo_vs_anchors,
+            start: self.start.as_ref(),
+            accuracy: self.accuracy.as_ref().map(|a| (a.pieces, a.all.text())),
+        }
+    }
+}
+
+/// Writes `summary.json`, `summary.md` and `elo.svg` (each atomically).
+pub(crate) fn write_summary(
+    out: &Path,
+    config: &PipelineConfig,
+    rows: &[GenerationSummary],
+) -> Result<(), PipelineError> {
+    write_json(&out.join("summary.json"), &rows)?;
+    let summary = PipelineSummary {
+        gate: config.gate.conditions(),
+        evaluation: config.evaluation.conditions(),
+        rows: rows.iter().map(GenerationSummary::report_row).collect(),
+    };
+    summary.write(out)?;
+    Ok(())
+}
