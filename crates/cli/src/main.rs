@@ -22,6 +22,7 @@ mod engine;
 mod matchcmd;
 mod moves;
 mod openings;
+mod oracle;
 mod perft;
 mod pipeline;
 mod play;
@@ -93,6 +94,9 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Prove a position's exact value (win/loss distance or draw) by a proof search.
     Solve(solve::SolveArgs),
+    /// The exact win/draw/loss value of a position and of each of its moves,
+    /// from the tables, proven-position stores and threshold searches.
+    Oracle(oracle::OracleArgs),
     /// Endgame tablebases: build, probe, stats, verify.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -135,6 +139,7 @@ fn main() -> ExitCode {
         Command::Train(args) => train::run(args),
         Command::Openings(args) => openings::run(args),
         Command::Solve(args) => solve::run(args),
+        Command::Oracle(args) => oracle::run(args),
         Command::Tb(cmd) => tb::run(cmd),
     };
     match result {
@@ -208,6 +213,21 @@ pub fn parse_position(text: Option<&str>) -> anyhow::Result<alq_engine::Position
         None => Ok(alq_engine::Position::start()),
         Some(text) => Ok(text.parse()?),
     }
+}
+
+/// Plays `--moves` text (space-separated moves) from `pos` under `rules`;
+/// a bad move is named with its number.
+pub fn play_line(
+    mut pos: alq_engine::Position,
+    rules: alq_engine::RuleSet,
+    line: Option<&str>,
+) -> anyhow::Result<alq_engine::Position> {
+    use anyhow::Context;
+    for (i, text) in line.unwrap_or("").split_whitespace().enumerate() {
+        let mv = pos.parse_move_in(rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
+        pos = pos.play(mv);
+    }
+    Ok(pos)
 }
 
 /// Reads a TOML config file into `T` (unknown keys are refused by `T`), or

@@ -146,14 +146,11 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         return run_check(&args, file);
     }
     let rules = args.rules.get();
-    let mut pos = match args.position.as_deref() {
+    let pos = match args.position.as_deref() {
         None => alq_engine::Position::start_of(rules),
         Some(text) => crate::parse_position(Some(text))?,
     };
-    for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
-        let mv = pos.parse_move_in(rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
-        pos = pos.play(mv);
-    }
+    let pos = crate::play_line(pos, rules, args.moves.as_deref())?;
     if args.hash == 0 {
         bail!("--hash must be at least 1 MiB");
     }
@@ -385,15 +382,12 @@ fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
     if args.rules.rules.is_some_and(|r| r != cert.rules) {
         bail!("{} is a certificate under the {} rules", file.display(), cert.rules);
     }
-    let mut pos = match args.position.as_deref() {
+    let pos = match args.position.as_deref() {
         Some(text) => crate::parse_position(Some(text))?,
         None if args.moves.is_some() => Position::start_of(cert.rules),
         None => Position::from_key_unchecked(cert.root),
     };
-    for (i, text) in args.moves.as_deref().unwrap_or("").split_whitespace().enumerate() {
-        let mv = pos.parse_move_in(cert.rules, text).with_context(|| format!("--moves: move {} ({text:?})", i + 1))?;
-        pos = pos.play(mv);
-    }
+    let pos = crate::play_line(pos, cert.rules, args.moves.as_deref())?;
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(cert.rules))).transpose()?;
     let start = std::time::Instant::now();
     let report = alq_solver::check_certificate(&cert, &pos, tb.as_ref())

@@ -28,10 +28,10 @@ pub(crate) fn measure_accuracy(
     let spec = PlayerSpec::parse(player, Limits::nodes(a.nodes.max(1)))?;
     let seed = seed(config, SeedUse::Accuracy, g);
     let report = alq_selfplay::accuracy::measure(&spec, judge.tables.as_ref(), a.pieces, a.positions as usize, seed)
-        .map_err(|e| PipelineError::Accuracy(AccuracyError::Measure(e)))?;
+        .map_err(|e| PipelineError::Accuracy(Box::new(AccuracyError::Measure(e))))?;
     Ok(Some(report))
 }
 
 fn accuracy_error(e: alq_play::SetupError) -> PipelineError {
-    PipelineError::Accuracy(AccuracyError::Tables(e))
+    PipelineError::Accuracy(Box::new(AccuracyError::Tables(e)))
 }

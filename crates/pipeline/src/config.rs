@@ -64,7 +64,7 @@ impl MatchStage {
         let parse = |text: &str, name: String| {
             alq_play::openings::parse_book(rules, text)
                 .map(OpeningSource::Book)
-                .map_err(|error| PipelineError::Book { name, error })
+                .map_err(|error| PipelineError::Book { name, error: Box::new(error) })
         };
         match self.book.trim() {
             "" => Ok(OpeningSource::AllAfter(self.openings)),

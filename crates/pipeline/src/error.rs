@@ -30,7 +30,7 @@ pub enum PipelineError {
     RepeatedOpenings { key: String, games: u64, available: u64 },
     /// A stage's book that could not be read.
     #[error("book {name}: {error}")]
-    Book { name: String, error: alq_play::openings::BookError },
+    Book { name: String, error: Box<alq_play::openings::BookError> },
     /// A stage's `sprt` that could not be read.
     #[error("sprt: {error}")]
     Sprt { error: alq_stats::SprtError },
@@ -38,9 +38,9 @@ pub enum PipelineError {
     #[error("[train] {error}")]
     TrainInit { error: alq_train::TrainError },
     #[error("start_network: {0}")]
-    StartNetwork(StartNetworkError),
+    StartNetwork(Box<StartNetworkError>),
     #[error("[accuracy]: {0}")]
-    Accuracy(AccuracyError),
+    Accuracy(Box<AccuracyError>),
     /// A stage result (`match.json`, `elo.json`) that could not be read back.
     #[error("{}: {error}", path.display())]
     Json { path: PathBuf, error: serde_json::Error },

@@ -1,0 +1,143 @@
+//! `alq oracle`: the exact value of a position and of each of its moves.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::bail;
+use clap::Args;
+
+use alq_oracle::{Answer, Oracle};
+use alq_solver::Budget;
+
+/// The exact win/draw/loss value of a position for its side to move, and
+/// the value each legal move gives the side that plays it (a best move's
+/// value is the position's).
+///
+/// Asked in this order: a position without a legal move is lost (`end`);
+/// the `--tb` tables, for the positions they cover (`table`); the stores of
+/// `--store` and `--read-store` and what this run settled (`store`); then
+/// threshold searches of the two win questions that decide the value
+/// (`search`), within `--nodes` or `--movetime` for each position. A value
+/// is `win`, `draw`, `loss`, a bound (`≥draw`: the mover does not lose;
+/// `≤draw`: the mover does not win), or `unknown` when the budget ran out:
+/// never a guess. Values are those of the infinite game, as the tables'
+/// (repetition and no-progress rules of games are not part of them).
+///
+/// Output: `value V source S nodes N time T s`, then one `MOVE V` line per
+/// legal move, sorted as `alq moves` sorts; `--json` prints one object.
+#[derive(Args)]
+pub struct OracleArgs {
+    /// Position text, ranks 5 to 1 then the side to move (default: the start).
+    #[arg(long, value_name = "TEXT")]
+    position: Option<String>,
+    /// Moves to play from the position first, space-separated (`d2-c3 d4xd2`).
+    #[arg(long, value_name = "LINE")]
+    moves: Option<String>,
+    /// Tablebase folder (any kind, any size present): positions it covers are
+    /// answered by it and are leaves of the searches.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// The user's proven-position store: read if it exists, and written back
+    /// (merged with the file as it is then, atomically) after every search
+    /// that settled something, so the next question is instant.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
+    /// Proven-position stores read and never written (a shipped or shared
+    /// store). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    read_store: Vec<PathBuf>,
+    /// Search budget per position, in milliseconds (the position and each
+    /// move are a position each); default 10,000 when --nodes is not given.
+    #[arg(long, value_name = "MS", conflicts_with = "nodes")]
+    movetime: Option<u64>,
+    /// Search budget per position, in expanded positions.
+    #[arg(long, value_name = "N")]
+    nodes: Option<u64>,
+    /// Memory for a search's graph in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
+    /// Evaluator that guides the searches: `hce`, `nn` or a network file.
+    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    eval: String,
+    /// Only the position's value, not its moves'.
+    #[arg(long)]
+    no_moves: bool,
+    /// One JSON object instead of lines: {"position", "value", "source",
+    /// "nodes", "ms", "moves": [{"move", "value", "source", "nodes", "ms"}]}.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    rules: crate::RulesArg,
+}
+
+impl OracleArgs {
+    fn budget(&self) -> Budget {
+        Budget {
+            nodes: self.nodes,
+            time: match (self.nodes, self.movetime) {
+                (None, None) => Some(Duration::from_secs(10)),
+                (_, ms) => ms.map(Duration::from_millis),
+            },
+            memory_bytes: usize::try_from(self.hash).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+        }
+    }
+}
+
+fn answer_json(a: &Answer) -> serde_json::Value {
+    serde_json::json!({
+        "value": a.value.name(),
+        "source": a.source.name(),
+        "nodes": a.nodes,
+        "ms": a.elapsed.as_secs_f64() * 1000.0,
+    })
+}
+
+pub fn run(args: OracleArgs) -> anyhow::Result<()> {
+    let rules = args.rules.get();
+    let pos = match args.position.as_deref() {
+        None => alq_engine::Position::start_of(rules),
+        Some(text) => crate::parse_position(Some(text))?,
+    };
+    let pos = crate::play_line(pos, rules, args.moves.as_deref())?;
+    if args.movetime == Some(0) || args.nodes == Some(0) {
+        bail!("--movetime and --nodes must be at least 1");
+    }
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    let eval = crate::players::parse_evaluator(&args.eval, rules)?;
+    let mut oracle = Oracle::new(rules, tb.as_ref(), eval, args.budget());
+    for file in &args.read_store {
+        let n = oracle.read_store(file)?;
+        eprintln!("store {} (read only): {n} positions", file.display());
+    }
+    if let Some(file) = &args.store {
+        let n = oracle.use_store(file)?;
+        eprintln!("store {}: {n} positions", file.display());
+    }
+    let value = oracle.value(&pos)?;
+    let moves = if args.no_moves { Vec::new() } else { oracle.move_values(&pos)? };
+    if args.json {
+        let mut out = answer_json(&value);
+        out["position"] = pos.to_string().into();
+        out["moves"] = moves
+            .iter()
+            .map(|(mv, a)| {
+                let mut m = answer_json(a);
+                m["move"] = mv.to_string().into();
+                m
+            })
+            .collect();
+        println!("{out}");
+    } else {
+        println!(
+            "value {} source {} nodes {} time {:.3} s",
+            value.value,
+            value.source,
+            value.nodes,
+            value.elapsed.as_secs_f64()
+        );
+        for (mv, a) in &moves {
+            println!("{mv} {}", a.value);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! End-to-end checks of `alq oracle` and of the `perfect` player in
+//! `alq match`: values with their source, move lines sorted as `alq moves`,
+//! the JSON object, the user's store answering a second run, bad input.
+
+mod common;
+use common::{alq, fresh_dir, stdout};
+
+/// `...../..B../...../.W.W./..... w` is a White win in 7 (alq solve).
+const WON: &str = "...../..B../...../.W.W./..... w";
+
+#[test]
+fn oracle_prints_the_value_then_every_move_sorted_as_alq_moves() {
+    let out = alq(&["oracle", "--position", WON, "--nodes", "20000"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    let mut lines = text.lines();
+    let first = lines.next().unwrap();
+    assert!(first.starts_with("value win source search nodes "), "{text}");
+    let moves: Vec<&str> = lines.collect();
+    let listed = stdout(&alq(&["moves", "--position", WON]));
+    let names: Vec<&str> = moves.iter().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(names, listed.lines().collect::<Vec<_>>(), "{text}");
+    // The best move's value is the position's; every value is a known word.
+    assert!(moves.iter().any(|l| l.ends_with(" win")), "{text}");
+    for l in &moves {
+        let v = l.split(' ').nth(1).unwrap();
+        assert!(["win", "draw", "loss", "≥draw", "≤draw", "unknown"].contains(&v), "{l}");
+    }
+    // A position without a move is lost at its end.
+    let out = alq(&["oracle", "--position", "...../...../...../...../..B.. w", "--json"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("loss"), Some("end")));
+    assert_eq!(json["moves"].as_array().map(Vec::len), Some(0));
+}
+
+#[test]
+fn the_users_store_makes_the_second_question_instant() {
+    let dir = fresh_dir("oracle-store");
+    let store = dir.join("user.store");
+    let s = store.to_str().unwrap();
+    let first = alq(&["oracle", "--position", WON, "--nodes", "20000", "--store", s, "--no-moves"]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert!(store.exists());
+    let second = alq(&["oracle", "--position", WON, "--nodes", "1", "--store", s, "--json", "--no-moves"]);
+    let json: serde_json::Value = serde_json::from_slice(&second.stdout).unwrap();
+    assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("win"), Some("store")), "{json}");
+    // A damaged store is refused by name, exit 2.
+    std::fs::write(&store, b"not a store").unwrap();
+    let out = alq(&["oracle", "--position", WON, "--store", s]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("user.store"));
+}
+
+#[test]
+fn bad_oracle_input_is_refused() {
+    for args in [
+        &["oracle", "--position", "xyz"][..],
+        &["oracle", "--moves", "a1-a9"],
+        &["oracle", "--nodes", "0"],
+        &["oracle", "--nodes", "5", "--movetime", "5"],
+    ] {
+        let out = alq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn perfect_plays_a_match_and_never_loses() {
+    let out = alq(&[
+        "match",
+        "--a",
+        "perfect@movetime=20",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--random-plies",
+        "0",
+        "--seed",
+        "3",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("match perfect@movetime=20 vs random"), "{text}");
+    // Perfect's view: no game lost (with either colour, from the start).
+    let results = text.lines().find(|l| l.starts_with("wins ")).unwrap();
+    assert!(results.ends_with("losses 0 (first player's view)"), "{text}");
+}
