@@ -45,15 +45,14 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::Path;
 
 use alq_engine::{Move, Position, RuleSet, Side};
 use alq_tablebase::{Tablebase, Wdl};
 
-use crate::graph::{key, position};
-use crate::threshold::Goal;
-use crate::SolveError;
+use crate::error::SolveError;
+use crate::goal::Goal;
 
 const MAGIC: &str = "alquerque-certificate 1";
 
@@ -129,7 +128,7 @@ impl Certificate {
         let _ = writeln!(out, "{MAGIC}");
         let _ = writeln!(out, "rules {}", self.rules.name());
         let _ = writeln!(out, "goal {}", self.goal);
-        let _ = writeln!(out, "root {:016x} {}", self.root, position(self.root));
+        let _ = writeln!(out, "root {:016x} {}", self.root, Position::from_key_unchecked(self.root));
         let _ = writeln!(out, "tables {}", self.table_pieces);
         let _ = writeln!(out, "entries {}", self.entries.len());
         for e in &self.entries {
@@ -145,20 +144,15 @@ impl Certificate {
         out
     }
 
-    /// Writes the file atomically (a temporary file, then a rename).
+    /// Writes the file atomically ([`alq_fs::write_atomic`]).
     pub fn write(&self, path: &Path) -> Result<(), SolveError> {
-        let io = |source| SolveError::Io { path: path.to_path_buf(), source };
-        let tmp = path.with_extension("tmp");
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-        file.write_all(self.to_text().as_bytes()).map_err(io)?;
-        file.into_inner().map_err(|e| io(e.into_error()))?.sync_all().map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+        alq_fs::write_atomic(path, self.to_text().as_bytes()).map_err(SolveError::io(path))
     }
 
     /// Reads a certificate file; a damaged or truncated file is refused
     /// with the line that is wrong.
     pub fn read(path: &Path) -> Result<Certificate, SolveError> {
-        let file = std::fs::File::open(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+        let file = std::fs::File::open(path).map_err(SolveError::io(path))?;
         Certificate::parse(std::io::BufReader::new(file))
             .map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
     }
@@ -279,103 +273,132 @@ impl CheckError {
 /// entry's moves all do, leaves meet the goal, and for a win goal ranks fall
 /// along every move. The first fault is returned, naming the position.
 pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Result<CheckReport, CheckError> {
-    if cert.root != key(root) {
-        return Err(CheckError::WrongRoot { found: position(cert.root), wanted: *root });
+    if cert.root != root.key() {
+        return Err(CheckError::WrongRoot { found: Position::from_key_unchecked(cert.root), wanted: *root });
     }
-    let rules = cert.rules;
-    let prover = cert.goal.side();
-    let win_goal = cert.goal.is_win();
     let mut by_key: HashMap<u64, usize> = HashMap::with_capacity(cert.entries.len());
     for (i, e) in cert.entries.iter().enumerate() {
         if by_key.insert(e.key, i).is_some() {
-            return Err(CheckError::Duplicate(position(e.key)));
+            return Err(CheckError::Duplicate(Position::from_key_unchecked(e.key)));
         }
     }
     if !by_key.contains_key(&cert.root) {
-        return Err(CheckError::NoRootEntry(position(cert.root)));
+        return Err(CheckError::NoRootEntry(Position::from_key_unchecked(cert.root)));
     }
+    let checker = Checker { cert, tb, by_key };
     let mut report = CheckReport { entries: cert.entries.len(), table_leaves: 0, end_leaves: 0 };
-    let follows = |from: &Entry, pos: &Position, mv: Move| -> Result<(), CheckError> {
-        let child = pos.play(mv);
-        let &j = by_key
-            .get(&key(&child))
-            .ok_or_else(|| CheckError::at(*pos, format!("move {mv} leads to {child}, which has no entry")))?;
-        if win_goal && cert.entries[j].rank >= from.rank {
-            return Err(CheckError::at(
-                *pos,
-                format!(
-                    "move {mv} leads to rank {} from rank {} (a win may not use a cycle)",
-                    cert.entries[j].rank, from.rank
-                ),
-            ));
-        }
-        Ok(())
-    };
     for e in &cert.entries {
-        let pos = position(e.key);
-        let mover = pos.side_to_move();
+        let pos = Position::from_key_unchecked(e.key);
         match e.step {
-            Step::Move(mv) => {
-                if mover != prover {
-                    return Err(CheckError::at(
-                        pos,
-                        format!("a move is given for the opponent ({} is to move)", side_name(mover)),
-                    ));
-                }
-                if !pos.legal_moves_in(rules).contains(&mv) {
-                    return Err(CheckError::at(pos, format!("{mv} is not a legal move")));
-                }
-                follows(e, &pos, mv)?;
-            }
-            Step::All => {
-                if mover == prover {
-                    return Err(CheckError::at(pos, "the prover is to move but no move is given".into()));
-                }
-                let moves = pos.legal_moves_in(rules);
-                if moves.is_empty() {
-                    return Err(CheckError::at(pos, "has no legal move (an `end` leaf, not `all`)".into()));
-                }
-                for &mv in moves.iter() {
-                    follows(e, &pos, mv)?;
-                }
-            }
+            Step::Move(mv) => checker.prover_move(e, &pos, mv)?,
+            Step::All => checker.opponent_moves(e, &pos)?,
             Step::Table(value) => {
-                let pieces = pos.occupied().count();
-                let tb =
-                    tb.ok_or_else(|| CheckError::at(pos, "a table leaf; pass the tables (--tb) to check it".into()))?;
-                if pieces > cert.table_pieces || pieces > tb.wdl_max_pieces() {
-                    return Err(CheckError::at(pos, format!("a table leaf of {pieces} pieces, beyond the tables")));
-                }
-                let (actual, _) = tb.probe_wdl(&pos).map_err(|e| CheckError::at(pos, e.to_string()))?;
-                if actual != value {
-                    return Err(CheckError::at(
-                        pos,
-                        format!("the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)),
-                    ));
-                }
-                if !cert.goal.holds(mover, value) {
-                    return Err(CheckError::at(
-                        pos,
-                        format!("a table leaf of value {} does not meet {}", wdl_name(value), cert.goal),
-                    ));
-                }
+                checker.table_leaf(&pos, value)?;
                 report.table_leaves += 1;
             }
             Step::End => {
-                if !pos.is_lost_in(rules) {
-                    return Err(CheckError::at(pos, "an `end` leaf with a legal move".into()));
-                }
-                if !cert.goal.holds(mover, Wdl::Loss) {
-                    return Err(CheckError::at(
-                        pos,
-                        format!("the prover has no move here, which does not meet {}", cert.goal),
-                    ));
-                }
+                checker.end_leaf(&pos)?;
                 report.end_leaves += 1;
             }
         }
     }
     Ok(report)
+}
+
+/// The checks of [`check`], entry by entry.
+struct Checker<'c> {
+    cert: &'c Certificate,
+    tb: Option<&'c Tablebase>,
+    /// Where each position's entry is.
+    by_key: HashMap<u64, usize>,
+}
+
+impl Checker<'_> {
+    /// Move `mv` of `pos` (entry `from`) leads to an entry, of a smaller rank for a win goal.
+    fn follows(&self, from: &Entry, pos: &Position, mv: Move) -> Result<(), CheckError> {
+        let child = pos.play(mv);
+        let &j = self
+            .by_key
+            .get(&child.key())
+            .ok_or_else(|| CheckError::at(*pos, format!("move {mv} leads to {child}, which has no entry")))?;
+        let rank = self.cert.entries[j].rank;
+        if self.cert.goal.is_win() && rank >= from.rank {
+            return Err(CheckError::at(
+                *pos,
+                format!("move {mv} leads to rank {rank} from rank {} (a win may not use a cycle)", from.rank),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A `move` entry: the prover is to move, and `mv` is legal and followed.
+    fn prover_move(&self, e: &Entry, pos: &Position, mv: Move) -> Result<(), CheckError> {
+        let mover = pos.side_to_move();
+        if mover != self.cert.goal.side() {
+            return Err(CheckError::at(
+                *pos,
+                format!("a move is given for the opponent ({} is to move)", side_name(mover)),
+            ));
+        }
+        if !pos.legal_moves_in(self.cert.rules).contains(&mv) {
+            return Err(CheckError::at(*pos, format!("{mv} is not a legal move")));
+        }
+        self.follows(e, pos, mv)
+    }
+
+    /// An `all` entry: the opponent is to move, has a move, and every move is followed.
+    fn opponent_moves(&self, e: &Entry, pos: &Position) -> Result<(), CheckError> {
+        if pos.side_to_move() == self.cert.goal.side() {
+            return Err(CheckError::at(*pos, "the prover is to move but no move is given".into()));
+        }
+        let moves = pos.legal_moves_in(self.cert.rules);
+        if moves.is_empty() {
+            return Err(CheckError::at(*pos, "has no legal move (an `end` leaf, not `all`)".into()));
+        }
+        for &mv in moves.iter() {
+            self.follows(e, pos, mv)?;
+        }
+        Ok(())
+    }
+
+    /// A `table` leaf: within the tables, of the value they give, which meets the goal.
+    fn table_leaf(&self, pos: &Position, value: Wdl) -> Result<(), CheckError> {
+        let pos = *pos;
+        let pieces = pos.occupied().count();
+        let tb =
+            self.tb.ok_or_else(|| CheckError::at(pos, "a table leaf; pass the tables (--tb) to check it".into()))?;
+        if pieces > self.cert.table_pieces || pieces > tb.wdl_max_pieces() {
+            return Err(CheckError::at(pos, format!("a table leaf of {pieces} pieces, beyond the tables")));
+        }
+        let (actual, _) = tb.probe_wdl(&pos).map_err(|e| CheckError::at(pos, e.to_string()))?;
+        if actual != value {
+            return Err(CheckError::at(
+                pos,
+                format!("the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)),
+            ));
+        }
+        if !self.cert.goal.holds(pos.side_to_move(), value) {
+            return Err(CheckError::at(
+                pos,
+                format!("a table leaf of value {} does not meet {}", wdl_name(value), self.cert.goal),
+            ));
+        }
+        Ok(())
+    }
+
+    /// An `end` leaf: no legal move, which meets the goal.
+    fn end_leaf(&self, pos: &Position) -> Result<(), CheckError> {
+        if !pos.is_lost_in(self.cert.rules) {
+            return Err(CheckError::at(*pos, "an `end` leaf with a legal move".into()));
+        }
+        if !self.cert.goal.holds(pos.side_to_move(), Wdl::Loss) {
+            return Err(CheckError::at(
+                *pos,
+                format!("the prover has no move here, which does not meet {}", self.cert.goal),
+            ));
+        }
+        Ok(())
+    }
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -404,7 +427,7 @@ pub fn proven_lines(certs: &[Certificate]) -> Vec<(String, Vec<Goal>)> {
     }
     let mut out = Vec::new();
     for (line, pos) in lines {
-        let k = key(&pos);
+        let k = pos.key();
         let mut goals: Vec<Goal> =
             certs.iter().filter(|c| c.entries.iter().any(|e| e.key == k)).map(|c| c.goal).collect();
         goals.sort_by_key(|g| g.name());

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 
 use alq_engine::{Position, RuleSet, Side};
 
-use crate::graph::{key, position, KeyHasher};
+use crate::keymap::KeyHasher;
 
 /// One counted layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub fn count_reachable(
     let top = start.occupied().count();
     let mut seeds: Vec<Vec<u64>> = vec![Vec::new(); top as usize + 1];
     let mut compacted = vec![0usize; top as usize + 1];
-    seeds[top as usize].push(key(start));
+    seeds[top as usize].push(start.key());
     let mut layers = Vec::new();
     for n in (min_pieces.max(1)..=top).rev() {
         let t0 = Instant::now();
@@ -84,14 +84,14 @@ pub fn count_reachable(
         }
         let (mut white, mut ended) = (0u64, 0u64);
         while let Some(k) = stack.pop() {
-            let pos = position(k);
+            let pos = Position::from_key_unchecked(k);
             white += u64::from(pos.side_to_move() == Side::White);
             let moves = pos.legal_moves_in(rules);
             ended += u64::from(moves.is_empty());
             for mv in moves {
                 let child = pos.play(mv);
                 let c = child.occupied().count();
-                let ck = key(&child);
+                let ck = child.key();
                 if c == n {
                     if seen.len() == seen.capacity() {
                         let held: usize = seeds.iter().map(|s| s.capacity() * 8).sum::<usize>() + stack.capacity() * 8;
@@ -133,13 +133,13 @@ mod tests {
     fn brute(start: &Position, rules: RuleSet) -> KeySet {
         let mut seen = KeySet::default();
         let mut frontier = vec![*start];
-        seen.insert(key(start));
+        seen.insert(start.key());
         while !frontier.is_empty() {
             let mut next = Vec::new();
             for pos in frontier {
                 for mv in pos.legal_moves_in(rules) {
                     let child = pos.play(mv);
-                    if seen.insert(key(&child)) {
+                    if seen.insert(child.key()) {
                         next.push(child);
                     }
                 }
@@ -158,7 +158,9 @@ mod tests {
             let (layers, stopped) = count_reachable(&start, rules, 1, 1 << 30, &mut |_| {});
             assert!(stopped.is_none());
             for layer in &layers {
-                let expected = all.iter().filter(|&&k| position(k).occupied().count() == layer.pieces).count() as u64;
+                let expected =
+                    all.iter().filter(|&&k| Position::from_key_unchecked(k).occupied().count() == layer.pieces).count()
+                        as u64;
                 assert_eq!(layer.positions, expected, "{text}: {} pieces", layer.pieces);
             }
             assert_eq!(layers.iter().map(|l| l.positions).sum::<u64>(), all.len() as u64, "{text}");

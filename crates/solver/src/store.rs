@@ -18,27 +18,36 @@
 //! merge by taking the union of the bits; a position marked both "wins" and
 //! "does not win" for one side is a contradiction and is refused.
 //!
-//! The file is written to a temporary name in the same folder and renamed,
-//! so a file with the final name is always complete.
+//! The file is written atomically ([`alq_fs::write_atomic`]), so a file
+//! with the final name is always complete.
 
 use std::path::Path;
 
-use alq_engine::RuleSet;
+use alq_engine::{Position, RuleSet, Side};
 use alq_tablebase::checksum;
 
-use crate::graph::KeyMap;
-use crate::SolveError;
+use crate::error::SolveError;
+use crate::files::{parse_rules_field, rules_field, write_checksummed};
+use crate::keymap::KeyMap;
 
 const MAGIC: [u8; 8] = *b"ALQPROV\n";
 const VERSION: u32 = 1;
 const HEADER: usize = 36;
 const KEY_BITS: u64 = (1 << 51) - 1;
 
-/// Positions and their settled win questions (the bits of [`crate::threshold`]).
+/// Positions and their settled win questions, four bits a position: White
+/// wins (bit 0), White does not win (1), Black wins (2), Black does not
+/// win (3).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProvenStore {
     pub rules: RuleSet,
     pub entries: KeyMap<u8>,
+}
+
+/// The bit of an answer: for each side, "wins" and "does not win" are known.
+pub(crate) fn answer_bit(side: Side, wins: bool) -> u8 {
+    let base = if side == Side::White { 0 } else { 2 };
+    1 << (base + u8::from(!wins))
 }
 
 /// Whether `bits` say both "wins" and "does not win" for one side.
@@ -59,34 +68,32 @@ impl ProvenStore {
         for (&k, &bits) in &other.entries {
             let merged = self.entries.get(&k).copied().unwrap_or(0) | bits;
             if contradicts(merged) {
-                return Err(SolveError::Contradiction { position: crate::position(k) });
+                return Err(SolveError::Contradiction { position: Position::from_key_unchecked(k) });
             }
             self.entries.insert(k, merged);
         }
         Ok(())
     }
 
-    /// Writes the store atomically (temporary file, then rename).
+    /// Writes the store atomically.
     pub fn save(&self, path: &Path) -> Result<(), SolveError> {
         let mut sorted: Vec<(u64, u8)> = self.entries.iter().map(|(&k, &b)| (k, b)).collect();
         sorted.sort_unstable_by_key(|&(k, _)| k);
         let mut bytes = Vec::with_capacity(HEADER + 8 + sorted.len() * 8);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
-        let mut name = [0u8; 16];
-        name[..self.rules.name().len()].copy_from_slice(self.rules.name().as_bytes());
-        bytes.extend_from_slice(&name);
+        bytes.extend_from_slice(&rules_field(self.rules));
         bytes.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
         for (k, b) in sorted {
             bytes.extend_from_slice(&(k | u64::from(b) << 56).to_le_bytes());
         }
-        crate::resume::write_checksummed(path, bytes)
+        write_checksummed(path, bytes)
     }
 
     /// Reads a store written by [`ProvenStore::save`]; damaged, truncated
     /// or contradictory files are refused with an error naming the file.
     pub fn load(path: &Path) -> Result<ProvenStore, SolveError> {
-        let bytes = std::fs::read(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(SolveError::io(path))?;
         let bad = |reason: String| SolveError::BadStore { path: path.to_path_buf(), reason };
         if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
             return Err(bad("bad magic number or too short".into()));
@@ -96,8 +103,7 @@ impl ProvenStore {
         if version != VERSION {
             return Err(bad(format!("format version {version}, this program reads version {VERSION}")));
         }
-        let name = String::from_utf8_lossy(&bytes[12..28]).trim_end_matches('\0').to_string();
-        let rules: RuleSet = name.parse().map_err(bad)?;
+        let rules = parse_rules_field(&bytes[12..28]).map_err(bad)?;
         let n = u64_at(28);
         if n.checked_mul(8).and_then(|x| x.checked_add(HEADER as u64 + 8)) != Some(bytes.len() as u64) {
             return Err(bad(format!("truncated or too long: {} bytes for {n} positions", bytes.len())));
@@ -117,7 +123,7 @@ impl ProvenStore {
                 || bits == 0
                 || contradicts(bits)
                 || last.is_some_and(|l| l >= k)
-                || alq_engine::Position::from_key(k).is_err()
+                || Position::from_key(k).is_err()
             {
                 return Err(bad(format!("entry {i} is not a sorted, consistent position answer")));
             }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use alq_engine::Position;
 use alq_engine::Proven;
-use alq_solver::{key, load_state, position, save_state, Budget, Solver};
+use alq_solver::{load_state, save_state, Budget, Solver};
 use alq_tablebase::{build, BuildOptions, Exact, Tablebase};
 mod common;
 
@@ -86,7 +86,12 @@ fn solve_without_tables_equals_the_tables_with_six_pieces() {
     let state = shared.state();
     assert!(state.proven.len() > 100_000, "{} proven values kept", state.proven.len());
     for &(k, v) in &state.proven {
-        assert_eq!(tb.probe(&position(k)).unwrap(), v, "kept value of {}", position(k));
+        assert_eq!(
+            tb.probe(&Position::from_key_unchecked(k)).unwrap(),
+            v,
+            "kept value of {}",
+            Position::from_key_unchecked(k)
+        );
     }
 }
 
@@ -109,7 +114,7 @@ fn solve_with_tables_below_the_root_equals_the_tables() {
 /// A search that scores a repetition on its path as a draw and caches every
 /// result by position: the graph-history interaction the solver must avoid.
 fn naive(pos: &Position, path: &mut HashSet<u64>, cache: &mut HashMap<u64, Exact>) -> Exact {
-    let k = key(pos);
+    let k = pos.key();
     if let Some(&v) = cache.get(&k) {
         return v;
     }

@@ -315,7 +315,7 @@ fn certificates_keep_every_position_a_search_held() {
         assert!(solver.certified_len(goal) >= root_cert.entries.len());
         for &mv in &moves {
             let child = pos.play(mv);
-            let k = alq_solver::key(&child);
+            let k = child.key();
             if root_cert.entries.iter().any(|e| e.key == k) {
                 continue;
             }
@@ -567,7 +567,7 @@ fn shipped_certificates_parse_and_name_their_position_and_goal() {
         let (first, goal) = name.split_at(5);
         let start = Position::start_of(cert.rules);
         let root = if first == "start" { start } else { start.play(start.parse_move_in(cert.rules, first).unwrap()) };
-        assert_eq!(cert.root, alq_solver::key(&root), "{name}");
+        assert_eq!(cert.root, root.key(), "{name}");
         assert_eq!(cert.goal.name(), &goal[1..], "{name}");
     }
 }
@@ -580,7 +580,7 @@ fn shipped_certificates_check_with_the_tables() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").join(dir);
     let tb = Tablebase::open(&dir).unwrap();
     for (name, cert) in shipped_certificates() {
-        let root = alq_solver::position(cert.root);
+        let root = Position::from_key_unchecked(cert.root);
         check_certificate(&cert, &root, Some(&tb)).unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

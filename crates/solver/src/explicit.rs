@@ -1,4 +1,5 @@
-//! The explored part of the game graph and the retrograde analysis over it.
+//! The exact search's explicit graph (the explored part of the game graph)
+//! and the retrograde analysis over it.
 //!
 //! Nodes are positions (never paths): an expanded node lists the nodes its
 //! legal moves lead to, a leaf has a known value (no legal move, the tables,
@@ -7,47 +8,11 @@
 //! frontier node given the best value for the side to move at the root and
 //! once with the worst; the true value lies between the two (see crates/solver/README.md).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-use alq_engine::{key_side, Position, Side};
+use alq_engine::{key_side, Side};
 use alq_tablebase::Exact;
 
-/// The position's packed key, [`Position::key`] (kept while callers move to
-/// the engine's method).
-pub fn key(pos: &Position) -> u64 {
-    pos.key()
-}
-
-/// The position of a key the solver made, [`Position::from_key_unchecked`].
-pub fn position(key: u64) -> Position {
-    Position::from_key_unchecked(key)
-}
-
-/// A hasher for position keys (51-bit integers): a multiply and a fold,
-/// several times faster than the standard SipHash on the solver's maps.
-#[derive(Default, Clone, Copy)]
-pub struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^ (h >> 32)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 ^= n;
-    }
-}
-
-/// A hash map keyed by position keys.
-pub type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
+use crate::keymap::KeyMap;
+use crate::predecessors::Predecessors;
 
 /// What is known of a node before the analysis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,21 +34,21 @@ pub enum Frontier {
     BestForRoot,
 }
 
-/// The explored graph. Node 0 is the root.
+/// The explored graph of the exact search. Node 0 is the root.
 #[derive(Default)]
-pub struct Graph {
+pub struct ExplicitGraph {
     pub keys: Vec<u64>,
     pub kinds: Vec<Kind>,
     pub edges: Vec<u32>,
     index: KeyMap<u32>,
 }
 
-/// Bytes one node costs in [`Graph`] (key, kind, hash map slot with its
+/// Bytes one node costs in [`ExplicitGraph`] (key, kind, hash map slot with its
 /// overhead), for the memory budget; edges cost 4 bytes each, and the
 /// analysis adds 4 bytes per edge and 16 per node while it runs.
 pub const BYTES_PER_NODE: usize = 8 + 12 + 24 + 16;
 
-impl Graph {
+impl ExplicitGraph {
     pub fn len(&self) -> usize {
         self.keys.len()
     }
@@ -94,7 +59,7 @@ impl Graph {
         self.keys.capacity() * BYTES_PER_NODE + self.edges.capacity() * 8
     }
 
-    /// [`Graph::memory_bytes`] after the next expansion, counting the
+    /// [`ExplicitGraph::memory_bytes`] after the next expansion, counting the
     /// doubling of a table that is about to fill up, plus what an analysis
     /// adds: the figure the memory budget is checked against, so that the
     /// graph does not overshoot it by a doubling.
@@ -104,6 +69,11 @@ impl Graph {
             + grown(self.edges.len(), self.edges.capacity()) * 8
             + self.edges.len() * 4
             + self.len() * 16
+    }
+
+    /// The reverse edges between nodes.
+    pub fn predecessors(&self) -> Predecessors {
+        Predecessors::of_edges(self.len(), |node| self.successors(node))
     }
 
     pub fn find(&self, key: u64) -> Option<u32> {
@@ -189,51 +159,10 @@ impl Graph {
     }
 }
 
-/// The reverse edges of a graph (compressed rows).
-pub struct Predecessors {
-    start: Vec<u32>,
-    list: Vec<u32>,
-}
-
-impl Predecessors {
-    pub fn of_graph(graph: &Graph) -> Predecessors {
-        Predecessors::of_edges(graph.len(), |node| graph.successors(node))
-    }
-
-    /// The reverse edges of a graph of `n` nodes given by its successor lists.
-    pub fn of_edges<'g>(n: usize, successors: impl Fn(u32) -> &'g [u32]) -> Predecessors {
-        let mut start = vec![0u32; n + 1];
-        for node in 0..n as u32 {
-            for &s in successors(node) {
-                start[s as usize + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut list = vec![0u32; start[n] as usize];
-        for node in 0..n as u32 {
-            for &s in successors(node) {
-                list[fill[s as usize] as usize] = node;
-                fill[s as usize] += 1;
-            }
-        }
-        Predecessors { start, list }
-    }
-
-    /// Rows from their starts (`n + 1` entries) and the concatenated lists.
-    pub fn from_parts(start: Vec<u32>, list: Vec<u32>) -> Predecessors {
-        Predecessors { start, list }
-    }
-
-    pub fn of(&self, node: u32) -> &[u32] {
-        &self.list[self.start[node as usize] as usize..self.start[node as usize + 1] as usize]
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use alq_engine::Position;
+
     use super::*;
 
     #[test]
@@ -242,7 +171,7 @@ mod tests {
             ["BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w", "...../..B../...../.W.W./..... b", "...../...../...../...../..... w"]
         {
             let pos: Position = text.parse().unwrap();
-            assert_eq!(position(key(&pos)), pos);
+            assert_eq!(Position::from_key_unchecked(pos.key()), pos);
         }
     }
 
@@ -250,7 +179,7 @@ mod tests {
     /// into a lost position for the opponent. The cycle must not hide the win.
     #[test]
     fn analysis_of_a_cycle_with_an_exit() {
-        let mut g = Graph::default();
+        let mut g = ExplicitGraph::default();
         // Keys only need distinct sides here: 0 = White to move, 1 << 50 = Black.
         let a = g.add(0, Kind::Frontier);
         let b = g.add(1 << 50, Kind::Frontier);
@@ -259,20 +188,20 @@ mod tests {
         g.edges = vec![b, lost, a, drawn];
         g.kinds[a as usize] = Kind::Expanded { first: 0, len: 2 };
         g.kinds[b as usize] = Kind::Expanded { first: 2, len: 2 };
-        let preds = Predecessors::of_graph(&g);
+        let preds = g.predecessors();
         let v = g.analyse(&preds, Side::White, Frontier::WorstForRoot);
         assert_eq!(v[a as usize], Exact::Win(1));
         // Black at b: back to a (lost for Black in 2) or into a draw.
         assert_eq!(v[b as usize], Exact::Draw);
         // Without the draw exit, Black at b is lost in 2.
         g.kinds[drawn as usize] = Kind::Leaf(Exact::Win(1));
-        let v = g.analyse(&Predecessors::of_graph(&g), Side::White, Frontier::WorstForRoot);
+        let v = g.analyse(&g.predecessors(), Side::White, Frontier::WorstForRoot);
         assert_eq!(v[b as usize], Exact::Loss(2));
         // A pure cycle with no exit is a draw.
         g.edges = vec![b, b, a, a];
         g.kinds[a as usize] = Kind::Expanded { first: 0, len: 1 };
         g.kinds[b as usize] = Kind::Expanded { first: 2, len: 1 };
-        let v = g.analyse(&Predecessors::of_graph(&g), Side::White, Frontier::WorstForRoot);
+        let v = g.analyse(&g.predecessors(), Side::White, Frontier::WorstForRoot);
         assert_eq!((v[a as usize], v[b as usize]), (Exact::Draw, Exact::Draw));
     }
 }

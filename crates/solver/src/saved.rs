@@ -14,14 +14,16 @@
 //! | E × 8 | position key |
 //! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
 //!
-//! The file is written to a temporary name in the same folder and renamed,
-//! so a file with the final name is always complete.
+//! The file is written atomically ([`alq_fs::write_atomic`]), so a file
+//! with the final name is always complete.
 
 use std::path::Path;
 
+use alq_engine::{Position, RuleSet};
 use alq_tablebase::{checksum, Exact};
 
-use crate::SolveError;
+use crate::error::SolveError;
+use crate::files::{parse_rules_field, rules_field, write_checksummed};
 
 const MAGIC: [u8; 8] = *b"ALQSOLV\n";
 const VERSION: u32 = 2;
@@ -32,7 +34,7 @@ const HEADER: usize = 44;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SavedState {
     /// The rule set the values were proven under.
-    pub rules: alq_engine::RuleSet,
+    pub rules: RuleSet,
     pub proven: Vec<(u64, Exact)>,
     pub expanded: Vec<u64>,
 }
@@ -52,14 +54,12 @@ fn decode(x: u16) -> Exact {
     }
 }
 
-/// Writes `state` to `path` atomically (temporary file, then rename).
+/// Writes `state` to `path` atomically.
 pub fn save_state(path: &Path, state: &SavedState) -> Result<(), SolveError> {
     let mut bytes = Vec::with_capacity(HEADER + 8 + state.proven.len() * 10 + state.expanded.len() * 8);
     bytes.extend_from_slice(&MAGIC);
     bytes.extend_from_slice(&VERSION.to_le_bytes());
-    let mut name = [0u8; 16];
-    name[..state.rules.name().len()].copy_from_slice(state.rules.name().as_bytes());
-    bytes.extend_from_slice(&name);
+    bytes.extend_from_slice(&rules_field(state.rules));
     bytes.extend_from_slice(&(state.proven.len() as u64).to_le_bytes());
     bytes.extend_from_slice(&(state.expanded.len() as u64).to_le_bytes());
     for &(k, v) in &state.proven {
@@ -72,25 +72,10 @@ pub fn save_state(path: &Path, state: &SavedState) -> Result<(), SolveError> {
     write_checksummed(path, bytes)
 }
 
-/// Appends the checksum of `bytes` and writes them to `path` atomically: to
-/// a temporary name in the same folder, then renamed.
-pub(crate) fn write_checksummed(path: &Path, mut bytes: Vec<u8>) -> Result<(), SolveError> {
-    let sum = checksum(&[&bytes]);
-    bytes.extend_from_slice(&sum.to_le_bytes());
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "state".into());
-    let tmp = path.with_file_name(format!(".{name}.tmp.{}", std::process::id()));
-    let io = |p: &Path| {
-        let p = p.to_path_buf();
-        move |source| SolveError::Io { path: p, source }
-    };
-    std::fs::write(&tmp, &bytes).map_err(io(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io(path))
-}
-
 /// Reads a state written by [`save_state`]; damaged or foreign files are
 /// refused with an error that names the file.
 pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
-    let bytes = std::fs::read(path).map_err(|source| SolveError::Io { path: path.to_path_buf(), source })?;
+    let bytes = std::fs::read(path).map_err(SolveError::io(path))?;
     let bad = |reason: &str| SolveError::BadFile { path: path.to_path_buf(), reason: reason.to_string() };
     if bytes.len() < 36 || bytes[..8] != MAGIC {
         return Err(bad("bad magic number"));
@@ -98,11 +83,8 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
     let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
     let (header, rules) = match version {
-        1 => (28, alq_engine::RuleSet::BrainKing),
-        2 if bytes.len() >= HEADER + 8 => {
-            let name = String::from_utf8_lossy(&bytes[12..28]).trim_end_matches('\0').to_string();
-            (HEADER, name.parse().map_err(|e: String| bad(&e))?)
-        }
+        1 => (28, RuleSet::BrainKing),
+        2 if bytes.len() >= HEADER + 8 => (HEADER, parse_rules_field(&bytes[12..28]).map_err(|e| bad(&e))?),
         2 => return Err(bad(&format!("truncated: {} bytes", bytes.len()))),
         _ => return Err(bad(&format!("format version {version}, this program reads versions 1 and {VERSION}"))),
     };
@@ -123,7 +105,7 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     for _ in 0..p {
         let k = u64_at(at);
         let v = u16::from_le_bytes(bytes[at + 8..at + 10].try_into().expect("2 bytes"));
-        if alq_engine::Position::from_key(k).is_err() {
+        if Position::from_key(k).is_err() {
             return Err(bad("a position key is out of range"));
         }
         state.proven.push((k, decode(v)));
@@ -131,7 +113,7 @@ pub fn load_state(path: &Path) -> Result<SavedState, SolveError> {
     }
     for _ in 0..e {
         let k = u64_at(at);
-        if alq_engine::Position::from_key(k).is_err() {
+        if Position::from_key(k).is_err() {
             return Err(bad("a position key is out of range"));
         }
         state.expanded.push(k);
@@ -157,7 +139,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("state.bin");
         let state = SavedState {
-            rules: alq_engine::RuleSet::Classic,
+            rules: RuleSet::Classic,
             proven: vec![(5, Exact::Win(3)), (1 << 50, Exact::Draw)],
             expanded: vec![7, 9],
         };
@@ -172,10 +154,7 @@ mod tests {
         v1.extend_from_slice(&sum.to_le_bytes());
         std::fs::write(&path, &v1).unwrap();
         let old = load_state(&path).unwrap();
-        assert_eq!(
-            (old.rules, &old.proven, &old.expanded),
-            (alq_engine::RuleSet::BrainKing, &state.proven, &state.expanded)
-        );
+        assert_eq!((old.rules, &old.proven, &old.expanded), (RuleSet::BrainKing, &state.proven, &state.expanded));
         save_state(&path, &state).unwrap();
         let mut bytes = std::fs::read(&path).unwrap();
         bytes[30] ^= 1;
