@@ -14,8 +14,9 @@ use alq_solver::Budget;
 /// value is the position's).
 ///
 /// Asked in this order: a position without a legal move is lost (`end`);
-/// the `--tb` tables, for the positions they cover (`table`); the stores of
-/// `--store` and `--read-store` and what this run settled (`store`); then
+/// the `--tb` tables, for the positions they cover (`table`); the shipped
+/// proofs, the stores of `--store` and `--read-store` and what this run
+/// settled (`store`); then
 /// threshold searches of the two win questions that decide the value
 /// (`search`), within `--nodes` or `--movetime` for each position. A value
 /// is `win`, `draw`, `loss`, a bound (`≥draw`: the mover does not lose;
@@ -42,8 +43,8 @@ pub struct OracleArgs {
     /// that settled something, so the next question is instant.
     #[arg(long, value_name = "FILE")]
     store: Option<PathBuf>,
-    /// Proven-position stores read and never written (a shipped or shared
-    /// store). Repeatable.
+    /// Proven-position stores read and never written (a shared store).
+    /// Repeatable.
     #[arg(long, value_name = "FILE")]
     read_store: Vec<PathBuf>,
     /// Search budget per position, in milliseconds (the position and each
@@ -59,9 +60,20 @@ pub struct OracleArgs {
     /// Evaluator that guides the searches: `hce`, `nn` or a network file.
     #[arg(long, value_name = "EVAL", default_value = "hce")]
     eval: String,
+    /// Leave out the shipped proofs (data/proofs, embedded: what the start's
+    /// and the first moves' certificates prove of every position in them).
+    #[arg(long)]
+    no_shipped: bool,
     /// Only the position's value, not its moves'.
     #[arg(long)]
     no_moves: bool,
+    /// Ask for every position of this file instead (one position text a
+    /// line, anything after a tab ignored; `-` reads standard input): one
+    /// `value V source S nodes N time T s position P` line each, then the
+    /// latency figures (median, 90th and 99th percentile, the share settled
+    /// within 0.1, 1, 10 and 60 s) and the count by value and by source.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "json"])]
+    positions: Option<PathBuf>,
     /// One JSON object instead of lines: {"position", "value", "source",
     /// "nodes", "ms", "moves": [{"move", "value", "source", "nodes", "ms"}]}.
     #[arg(long)]
@@ -105,6 +117,9 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     let eval = crate::players::parse_evaluator(&args.eval, rules)?;
     let mut oracle = Oracle::new(rules, tb.as_ref(), eval, args.budget());
+    if !args.no_shipped {
+        oracle.read_shipped()?;
+    }
     for file in &args.read_store {
         let n = oracle.read_store(file)?;
         eprintln!("store {} (read only): {n} positions", file.display());
@@ -112,6 +127,9 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
     if let Some(file) = &args.store {
         let n = oracle.use_store(file)?;
         eprintln!("store {}: {n} positions", file.display());
+    }
+    if let Some(file) = &args.positions {
+        return run_positions(&oracle, file);
     }
     let value = oracle.value(&pos)?;
     let moves = if args.no_moves { Vec::new() } else { oracle.move_values(&pos)? };
@@ -139,5 +157,52 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
             println!("{mv} {}", a.value);
         }
     }
+    Ok(())
+}
+
+/// `--positions FILE`: every position's value and the latency figures.
+fn run_positions(oracle: &Oracle<'_>, file: &std::path::Path) -> anyhow::Result<()> {
+    use anyhow::Context;
+    use std::collections::BTreeMap;
+    let text = if file.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin()).context("reading standard input")?
+    } else {
+        std::fs::read_to_string(file).with_context(|| format!("cannot read {}", file.display()))?
+    };
+    let mut times = Vec::new();
+    let mut by_value: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut by_source: BTreeMap<&str, usize> = BTreeMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let field = line.split('\t').next().unwrap_or("").trim();
+        if field.is_empty() || field.starts_with('#') {
+            continue;
+        }
+        let pos: alq_engine::Position = field.parse().with_context(|| format!("{}: line {}", file.display(), n + 1))?;
+        let a = oracle.value(&pos)?;
+        println!(
+            "value {} source {} nodes {} time {:.3} s position {pos}",
+            a.value,
+            a.source,
+            a.nodes,
+            a.elapsed.as_secs_f64()
+        );
+        times.push(a.elapsed.as_secs_f64());
+        *by_value.entry(a.value.name()).or_default() += 1;
+        *by_source.entry(a.source.name()).or_default() += 1;
+    }
+    if times.is_empty() {
+        bail!("{}: no positions", file.display());
+    }
+    let count = times.len();
+    let within = |limit: f64| 100.0 * times.iter().filter(|&&t| t <= limit).count() as f64 / count as f64;
+    let (w01, w1, w10, w60) = (within(0.1), within(1.0), within(10.0), within(60.0));
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| times[((p / 100.0 * count as f64).ceil() as usize).clamp(1, count) - 1];
+    println!("positions {count}");
+    println!("time p50 {:.3} s p90 {:.3} s p99 {:.3} s max {:.3} s", pct(50.0), pct(90.0), pct(99.0), times[count - 1]);
+    println!("within 0.1 s {w01:.1} % 1 s {w1:.1} % 10 s {w10:.1} % 60 s {w60:.1} %");
+    let list = |m: &BTreeMap<&str, usize>| m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(" ");
+    println!("values {}", list(&by_value));
+    println!("sources {}", list(&by_source));
     Ok(())
 }

@@ -38,6 +38,7 @@
 //! assert_eq!(oracle.value(&pos).unwrap().source, Source::Store);
 //! ```
 
+mod shipped;
 mod value;
 
 use std::path::{Path, PathBuf};
@@ -45,10 +46,11 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
-use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
+use alq_solver::{Budget, Certificate, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
 use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
+pub use shipped::{shipped_certificates, SHIPPED_TEXT};
 pub use value::{Source, Value};
 
 /// Why the oracle could not answer. File errors name the file.
@@ -132,6 +134,44 @@ impl<'a> Oracle<'a> {
             .add_store(&store)
             .map_err(|source| OracleError::StoreContradiction { path: path.to_path_buf(), source })?;
         Ok(store.entries.len())
+    }
+
+    /// Takes what a certificate proves of each of its positions as known
+    /// (see [`ProvenStore::from_certificate`]); returns its positions.
+    ///
+    /// # Errors
+    ///
+    /// A certificate of other rules, or one contradicting what is known.
+    pub fn add_certificate(&self, name: &str, cert: &Certificate) -> Result<usize, OracleError> {
+        let store = ProvenStore::from_certificate(cert);
+        if store.rules != self.rules {
+            return Err(OracleError::ForeignStore { path: name.into(), found: store.rules, expected: self.rules });
+        }
+        self.lock()
+            .add_store(&store)
+            .map_err(|source| OracleError::StoreContradiction { path: name.into(), source })?;
+        Ok(store.entries.len())
+    }
+
+    /// Takes in the shipped proofs ([`shipped_certificates`]; BrainKing's
+    /// rules only, nothing for others); returns the positions they settle
+    /// a question of.
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::add_certificate`].
+    pub fn read_shipped(&self) -> Result<usize, OracleError> {
+        if self.rules != RuleSet::BrainKing {
+            return Ok(0);
+        }
+        let mut all = ProvenStore::new(self.rules);
+        for cert in shipped_certificates() {
+            all.merge(&ProvenStore::from_certificate(cert))?;
+        }
+        self.lock()
+            .add_store(&all)
+            .map_err(|source| OracleError::StoreContradiction { path: "the shipped proofs".into(), source })?;
+        Ok(all.entries.len())
     }
 
     /// The user's store: read now if it exists, and from now on written

@@ -166,3 +166,20 @@ fn threads_share_one_oracle() {
         assert!(value.admits(truth().probe_wdl(pos).unwrap().0), "{pos}: {value}");
     }
 }
+
+#[test]
+fn the_shipped_proofs_settle_the_start_and_its_first_moves() {
+    let o = oracle(None, 1);
+    assert!(o.read_shipped().unwrap() > 100_000);
+    let start = Position::start();
+    let a = o.value(&start).unwrap();
+    assert_eq!((a.value, a.source, a.nodes), (Value::Draw, Source::Store, 0));
+    let moves = o.move_values(&start).unwrap();
+    let value_of = |text: &str| moves.iter().find(|(m, _)| m.to_string() == text).unwrap().1.value;
+    // d2-c3 loses (Black's win is proven); b2-c3 and d3-c3 keep the draw.
+    assert_eq!(value_of("d2-c3"), Value::Loss);
+    assert_eq!(value_of("b2-c3"), Value::Draw);
+    assert_eq!(value_of("d3-c3"), Value::Draw);
+    // Without the proofs a one-node budget knows nothing.
+    assert_eq!(oracle(None, 1).value(&start).unwrap().value, Value::Unknown);
+}

@@ -7,15 +7,18 @@
 //!    (fastest win, a draw, the slowest loss; see [`crate::TablesSpec`]);
 //! 2. the oracle's value of every move (tables, stores, threshold searches
 //!    within the `movetime` budget of each position asked);
-//! 3. a move that wins, if one is known, chosen to make progress: a move
+//! 3. a move that wins, if one is known: a win proof's move where the
+//!    position is in one (a shipped one: Black's win after `d2-c3`), else
+//!    one chosen to make progress: a move
 //!    that ends the game, else the fewest plies to the end by distance
 //!    tables, else a move that does not repeat a position of the game, then
 //!    the most captures, then a forward move before a sideways one (under
 //!    BrainKing's rules captures and forward moves never come back, so a
 //!    won game cannot circle as long as such moves keep the win);
-//! 4. else the move of a drawing strategy of its side (the shipped start
-//!    certificates, `start-white-draws.cert` and `start-black-draws.cert`,
-//!    embedded, and a `cert=FILE` of its own): each covers every reply of
+//! 4. else the move of a drawing strategy of its side (the shipped
+//!    certificates, [`alq_oracle::shipped_certificates`], among them
+//!    `start-white-draws` and `start-black-draws`, and a `cert=FILE` of
+//!    its own): each covers every reply of
 //!    the other side, so from the start the player never leaves it until
 //!    the tables take over; it never loses from the start by construction;
 //! 5. else a move known to keep at least a draw, at random among them;
@@ -39,13 +42,6 @@ use alq_tablebase::{Exact, Tablebase};
 
 use crate::players::Choice;
 
-/// The certificates every perfect player follows: White's and Black's draw
-/// from the start (proven over ≤ 12-piece tables; crates/solver/README.md).
-pub const START_CERTIFICATES: [&str; 2] = [
-    include_str!("../../../data/proofs/start-white-draws.cert"),
-    include_str!("../../../data/proofs/start-black-draws.cert"),
-];
-
 /// The search budget of each position the perfect player asks the oracle
 /// about, when its spec names none (`movetime=MS`).
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(500);
@@ -59,25 +55,31 @@ pub struct PerfectSettings {
     pub certificate: Option<PathBuf>,
 }
 
-/// Moves of drawing (or winning) strategies by position key, per side.
+/// Moves of winning and drawing strategies by position key, per side:
+/// `(move, whether it is a win strategy's)`; a win strategy's move replaces
+/// a draw strategy's.
 #[derive(Default)]
 struct Strategies {
-    moves: [HashMap<u64, Move>; 2],
+    moves: [HashMap<u64, (Move, bool)>; 2],
 }
 
 impl Strategies {
     fn add(&mut self, cert: &Certificate) {
         let side = cert.goal.side();
+        let win = cert.goal.is_win();
         for e in &cert.entries {
             if let Step::Move(mv) = e.step {
                 if alq_engine::key_side(e.key) == side {
-                    self.moves[side.index()].entry(e.key).or_insert(mv);
+                    let slot = self.moves[side.index()].entry(e.key).or_insert((mv, win));
+                    if win && !slot.1 {
+                        *slot = (mv, win);
+                    }
                 }
             }
         }
     }
 
-    fn get(&self, pos: &Position) -> Option<Move> {
+    fn get(&self, pos: &Position) -> Option<(Move, bool)> {
         self.moves[pos.side_to_move().index()].get(&pos.key()).copied()
     }
 }
@@ -90,9 +92,8 @@ fn shipped(rules: RuleSet) -> Result<Arc<Strategies>, String> {
     SHIPPED
         .get_or_init(|| {
             let mut s = Strategies::default();
-            for text in START_CERTIFICATES {
-                let cert = Certificate::parse(text.as_bytes()).map_err(|e| format!("shipped certificate: {e}"))?;
-                s.add(&cert);
+            for cert in alq_oracle::shipped_certificates() {
+                s.add(cert);
             }
             Ok(Arc::new(s))
         })
@@ -118,6 +119,7 @@ fn shared_oracle(
     let eval: Box<dyn Evaluator> = Box::new(Hce::new(HceWeights::default()));
     let mut oracle =
         Oracle::new(rules, tb, eval, Budget { nodes: None, time: Some(movetime), memory_bytes: 512 << 20 });
+    oracle.read_shipped().map_err(|e| e.to_string())?;
     if let Some(file) = store {
         oracle.use_store(file).map_err(|e| e.to_string())?;
     }
@@ -164,8 +166,9 @@ impl Perfect {
         Ok(Perfect { oracle, tb, shipped: shipped(rules)?, own, fallbacks: 0 })
     }
 
-    /// The move of a strategy the player follows, if `pos` is in one.
-    fn strategy_move(&self, pos: &Position) -> Option<Move> {
+    /// The move of a strategy the player follows, if `pos` is in one, and
+    /// whether the strategy wins.
+    fn strategy_move(&self, pos: &Position) -> Option<(Move, bool)> {
         self.own.as_ref().and_then(|s| s.get(pos)).or_else(|| self.shipped.get(pos))
     }
 
@@ -210,11 +213,17 @@ impl Perfect {
         if values.is_empty() {
             return None;
         }
+        let strategy = self.strategy_move(&pos).filter(|(m, _)| values.iter().any(|(x, _)| x == m));
+        if let Some((mv, true)) = strategy {
+            // A win proof's move: its ranks fall with every move, so the
+            // win cannot circle.
+            return Some(Choice { mv, score: None });
+        }
         let wins: Vec<Move> = values.iter().filter(|(_, v)| *v == Value::Win).map(|(m, _)| *m).collect();
         if let Some(&mv) = wins.iter().max_by_key(|&&m| self.progress(game, m)) {
             return Some(Choice { mv, score: None });
         }
-        if let Some(mv) = self.strategy_move(&pos).filter(|m| values.iter().any(|(x, _)| x == m)) {
+        if let Some((mv, _)) = strategy {
             return Some(Choice { mv, score: None });
         }
         let holds: Vec<Move> =

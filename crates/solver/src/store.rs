@@ -60,6 +60,23 @@ impl ProvenStore {
         ProvenStore { rules, entries: KeyMap::default() }
     }
 
+    /// What a certificate proves of every position in it: for a win goal,
+    /// that the goal's side wins from each (the ranks of the proof); for a
+    /// draw goal, that the other side wins from none (the entries are closed
+    /// under the defender's strategy and every reply). Only as sound as the
+    /// certificate: check it first ([`crate::check_certificate`]) unless it
+    /// is one the project ships.
+    pub fn from_certificate(cert: &crate::Certificate) -> ProvenStore {
+        let (attacker, negated) = cert.goal.win_question();
+        let bit = answer_bit(attacker, !negated);
+        let mut store = ProvenStore::new(cert.rules);
+        store.entries.reserve(cert.entries.len());
+        for e in &cert.entries {
+            *store.entries.entry(e.key).or_insert(0) |= bit;
+        }
+        store
+    }
+
     /// Adds `other`'s answers; a contradiction names the position.
     pub fn merge(&mut self, other: &ProvenStore) -> Result<(), SolveError> {
         if other.rules != self.rules {

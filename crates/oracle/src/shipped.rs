@@ -1,0 +1,64 @@
+//! The proofs the project ships (data/proofs, embedded): the start's draw
+//! for either side and the first moves' results, as certificates. They were
+//! checked against the ≤ 12-piece tables when they were made (`alq solve
+//! --check`); the oracle takes what they prove of every position in them.
+
+use std::sync::OnceLock;
+
+use alq_solver::Certificate;
+
+/// The shipped certificates by name, as text.
+pub const SHIPPED_TEXT: [(&str, &str); 8] = [
+    ("start-white-draws", include_str!("../../../data/proofs/start-white-draws.cert")),
+    ("start-black-draws", include_str!("../../../data/proofs/start-black-draws.cert")),
+    ("b2-c3-white-draws", include_str!("../../../data/proofs/b2-c3-white-draws.cert")),
+    ("b2-c3-black-draws", include_str!("../../../data/proofs/b2-c3-black-draws.cert")),
+    ("d2-c3-black-draws", include_str!("../../../data/proofs/d2-c3-black-draws.cert")),
+    ("d2-c3-black-wins", include_str!("../../../data/proofs/d2-c3-black-wins.cert")),
+    ("d3-c3-white-draws", include_str!("../../../data/proofs/d3-c3-white-draws.cert")),
+    ("d3-c3-black-draws", include_str!("../../../data/proofs/d3-c3-black-draws.cert")),
+];
+
+/// The shipped certificates, parsed once (BrainKing's rules).
+pub fn shipped_certificates() -> &'static [Certificate] {
+    static PARSED: OnceLock<Vec<Certificate>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        SHIPPED_TEXT
+            .iter()
+            .map(|(name, text)| {
+                // Embedded at build time and parsed by a test: a failure here
+                // is a broken build, not bad input.
+                Certificate::parse(text.as_bytes()).unwrap_or_else(|e| panic!("shipped certificate {name}: {e}"))
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alq_engine::{Position, RuleSet};
+    use alq_solver::Goal;
+
+    #[test]
+    fn every_shipped_certificate_parses_with_the_goal_its_name_says() {
+        let certs = shipped_certificates();
+        assert_eq!(certs.len(), SHIPPED_TEXT.len());
+        for ((name, _), cert) in SHIPPED_TEXT.iter().zip(certs) {
+            assert_eq!(cert.rules, RuleSet::BrainKing, "{name}");
+            let goal: Goal = name
+                .rsplitn(3, '-')
+                .take(2)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect::<Vec<_>>()
+                .join("-")
+                .parse()
+                .unwrap();
+            assert_eq!(cert.goal, goal, "{name}");
+            assert!(cert.entries.len() > 100, "{name}");
+        }
+        assert_eq!(certs[0].root, Position::start().key());
+    }
+}
