@@ -30,7 +30,9 @@ pub(crate) fn check_before_any_game(config: &PipelineConfig, out: &Path) -> Resu
     }
     match config.start_network.trim() {
         "" => Ok(None),
-        start => check_start_network(config, start, first_candidate_due).map(Some).map_err(|e| PipelineError::StartNetwork(Box::new(e))),
+        start => check_start_network(config, start, first_candidate_due)
+            .map(Some)
+            .map_err(|e| PipelineError::StartNetwork(Box::new(e))),
     }
 }
 
