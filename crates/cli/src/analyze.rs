@@ -54,6 +54,14 @@ pub struct AnalyzeArgs {
     /// tables' exact distance).
     #[arg(long, value_name = "DIR")]
     tb: Option<std::path::PathBuf>,
+    /// A proven-position store for the oracle (read, and written back with
+    /// what it settles; see `alq oracle`).
+    #[arg(long, value_name = "FILE")]
+    store: Option<std::path::PathBuf>,
+    /// With `--tb` or `--store`: the oracle's budget for the position's
+    /// exact value, printed first (`exact VALUE source S nodes N time T s`).
+    #[arg(long, value_name = "MS", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+    oracle_ms: u64,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -65,8 +73,31 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: args.hash.max(1) });
     searcher.set_threads(args.threads as usize);
     attach_tables(&mut searcher, open_tables(args.tb.as_deref(), rules)?.as_ref());
+    if args.tb.is_some() || args.store.is_some() {
+        print_exact(&args, &pos, rules)?;
+    }
     let game = Game::new(pos, GameConfig::with_rules(rules));
     let result = searcher.search(&game, args.limits.limits(), |it| println!("{}", alq_play::info_line(it)));
     println!("{}", alq_play::bestmove_line(&result));
+    Ok(())
+}
+
+/// The oracle's exact value of `pos` beside the search (with `--tb` or
+/// `--store`).
+fn print_exact(args: &AnalyzeArgs, pos: &alq_engine::Position, rules: alq_engine::RuleSet) -> anyhow::Result<()> {
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    let eval = parse_evaluator("hce", rules)?;
+    let budget = alq_solver::Budget {
+        nodes: None,
+        time: Some(Duration::from_millis(args.oracle_ms)),
+        memory_bytes: alq_solver::Budget::DEFAULT_MEMORY,
+    };
+    let mut oracle = alq_oracle::Oracle::new(rules, tb.as_ref(), eval, budget);
+    oracle.read_shipped()?;
+    if let Some(file) = &args.store {
+        oracle.use_store(file)?;
+    }
+    let a = oracle.value(pos)?;
+    println!("exact {} source {} nodes {} time {:.3} s", a.value, a.source, a.nodes, a.elapsed.as_secs_f64());
     Ok(())
 }

@@ -87,3 +87,18 @@ fn perfect_plays_a_match_and_never_loses() {
     let results = text.lines().find(|l| l.starts_with("wins ")).unwrap();
     assert!(results.ends_with("losses 0 (first player's view)"), "{text}");
 }
+
+#[test]
+fn analyze_prints_the_exact_value_first_with_a_store() {
+    let dir = fresh_dir("oracle-analyze");
+    let store = dir.join("a.store");
+    let out =
+        alq(&["analyze", "--position", WON, "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.starts_with("exact win source search nodes "), "{text}");
+    assert!(text.lines().last().unwrap().starts_with("bestmove "), "{text}");
+    // Without tables or a store nothing is added.
+    let plain = stdout(&alq(&["analyze", "--position", WON, "--nodes", "500", "--eval", "hce"]));
+    assert!(plain.starts_with("info depth 1 "), "{plain}");
+}
