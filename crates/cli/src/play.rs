@@ -45,6 +45,10 @@ pub struct PlayArgs {
     /// with them and plays perfect endgames once every move leads into them.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
+    /// A proven-position store: with it (or `--tb`) `hint` also prints the
+    /// oracle's exact value of the position and of the hinted move.
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
     /// Append the finished game to this games file (records format).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
@@ -72,6 +76,22 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let human = match args.color {
         Color::White => Side::White,
         Color::Black => Side::Black,
+    };
+    let oracle_tb = match (&args.tb, &args.store) {
+        (None, None) => None,
+        (dir, _) => Some(dir.as_deref().map(|d| crate::players::open_tablebase(d, Some(rules))).transpose()?),
+    };
+    let oracle = match &oracle_tb {
+        None => None,
+        Some(tb) => {
+            let budget = alq_solver::Budget::time(std::time::Duration::from_secs(2));
+            let mut o = alq_oracle::Oracle::new(rules, tb.as_ref(), parse_evaluator("hce", rules)?, budget);
+            o.read_shipped()?;
+            if let Some(file) = &args.store {
+                o.use_store(file)?;
+            }
+            Some(o)
+        }
     };
     let mut game = Game::new(start, GameConfig::with_rules(rules));
     let mut scores: Vec<Option<Score>> = Vec::new();
@@ -109,6 +129,11 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
                 match r.best {
                     Some(mv) => println!("hint: {mv} ({})", r.score),
                     None => println!("no moves"),
+                }
+                if let (Some(o), Some(mv)) = (&oracle, r.best) {
+                    let here = o.value(&game.position())?;
+                    let after = o.value(&game.position().play(mv))?.value.for_other_side();
+                    println!("exact: the position is {} for you ({}); {mv} gives you {after}", here.value, here.source);
                 }
             }
             "undo" => {

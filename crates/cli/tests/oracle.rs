@@ -102,3 +102,31 @@ fn analyze_prints_the_exact_value_first_with_a_store() {
     let plain = stdout(&alq(&["analyze", "--position", WON, "--nodes", "500", "--eval", "hce"]));
     assert!(plain.starts_with("info depth 1 "), "{plain}");
 }
+
+#[test]
+fn play_hint_shows_exact_values_with_a_store() {
+    use std::io::Write;
+    let dir = fresh_dir("oracle-play");
+    let store = dir.join("p.store");
+    let mut child = std::process::Command::new(common::ALQ)
+        .args(["play", "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"d2-c3\nquit\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{text}");
+    // After d2-c3 (it loses) the engine replies; nothing asked, no exact line.
+    assert!(!text.contains("exact:"), "{text}");
+    let mut child = std::process::Command::new(common::ALQ)
+        .args(["play", "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(b"hint\nquit\n").unwrap();
+    let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(text.contains("exact: the position is draw for you (store);"), "{text}");
+}
