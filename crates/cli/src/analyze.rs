@@ -85,18 +85,13 @@ pub fn run(args: AnalyzeArgs) -> anyhow::Result<()> {
 /// The oracle's exact value of `pos` beside the search (with `--tb` or
 /// `--store`).
 fn print_exact(args: &AnalyzeArgs, pos: &alq_engine::Position, rules: alq_engine::RuleSet) -> anyhow::Result<()> {
-    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
-    let eval = parse_evaluator("hce", rules)?;
+    let tb = crate::players::shared_tablebase(args.tb.as_deref(), rules)?;
     let budget = alq_solver::Budget {
         nodes: None,
         time: Some(Duration::from_millis(args.oracle_ms)),
         memory_bytes: alq_solver::Budget::DEFAULT_MEMORY,
     };
-    let mut oracle = alq_oracle::Oracle::new(rules, tb.as_ref(), eval, budget);
-    oracle.read_shipped()?;
-    if let Some(file) = &args.store {
-        oracle.use_store(file)?;
-    }
+    let (oracle, _) = crate::players::open_oracle(rules, tb.as_deref(), "hce", budget, true, args.store.as_deref())?;
     let a = oracle.value(pos)?;
     println!("exact {} source {} nodes {} time {:.3} s", a.value, a.source, a.nodes, a.elapsed.as_secs_f64());
     Ok(())

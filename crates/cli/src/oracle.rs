@@ -115,18 +115,20 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
         bail!("--movetime and --nodes must be at least 1");
     }
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
-    let eval = crate::players::parse_evaluator(&args.eval, rules)?;
-    let mut oracle = Oracle::new(rules, tb.as_ref(), eval, args.budget());
-    if !args.no_shipped {
-        oracle.read_shipped()?;
-    }
+    let (oracle, read) = crate::players::open_oracle(
+        rules,
+        tb.as_ref(),
+        &args.eval,
+        args.budget(),
+        !args.no_shipped,
+        args.store.as_deref(),
+    )?;
     for file in &args.read_store {
         let n = oracle.read_store(file)?;
         eprintln!("store {} (read only): {n} positions", file.display());
     }
     if let Some(file) = &args.store {
-        let n = oracle.use_store(file)?;
-        eprintln!("store {}: {n} positions", file.display());
+        eprintln!("store {}: {read} positions", file.display());
     }
     if let Some(file) = &args.positions {
         return run_positions(&oracle, file);

@@ -77,20 +77,12 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         Color::White => Side::White,
         Color::Black => Side::Black,
     };
-    let oracle_tb = match (&args.tb, &args.store) {
+    let oracle_tb = crate::players::shared_tablebase(args.tb.as_deref(), rules)?;
+    let oracle = match (&oracle_tb, &args.store) {
         (None, None) => None,
-        (dir, _) => Some(dir.as_deref().map(|d| crate::players::open_tablebase(d, Some(rules))).transpose()?),
-    };
-    let oracle = match &oracle_tb {
-        None => None,
-        Some(tb) => {
+        (tb, store) => {
             let budget = alq_solver::Budget::time(std::time::Duration::from_secs(2));
-            let mut o = alq_oracle::Oracle::new(rules, tb.as_ref(), parse_evaluator("hce", rules)?, budget);
-            o.read_shipped()?;
-            if let Some(file) = &args.store {
-                o.use_store(file)?;
-            }
-            Some(o)
+            Some(crate::players::open_oracle(rules, tb.as_deref(), "hce", budget, true, store.as_deref())?.0)
         }
     };
     let mut game = Game::new(start, GameConfig::with_rules(rules));

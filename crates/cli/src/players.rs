@@ -40,3 +40,39 @@ pub fn open_tablebase(dir: &std::path::Path, rules: Option<RuleSet>) -> anyhow::
 pub fn attach_tables<E: Evaluator>(searcher: &mut Searcher<E>, tables: Option<&TablesSpec>) {
     searcher.set_tables(tables.map(|t| std::sync::Arc::clone(&t.tables)));
 }
+
+/// Tables for an oracle beside a player's or searcher's: the process-wide
+/// copy of `dir` ([`alq_tablebase::Tablebase::shared`]), so they are read
+/// once; tables of other rules than `rules` are refused.
+pub fn shared_tablebase(
+    dir: Option<&std::path::Path>,
+    rules: RuleSet,
+) -> anyhow::Result<Option<std::sync::Arc<alq_tablebase::Tablebase>>> {
+    let Some(dir) = dir else { return Ok(None) };
+    let tb = alq_tablebase::Tablebase::shared(dir)
+        .map_err(|e| anyhow::anyhow!("cannot open the tablebase in {}: {e}", dir.display()))?;
+    tb.expect_rules(rules)?;
+    Ok(Some(tb))
+}
+
+/// The oracle of `alq oracle`, `analyze` and `play`: over `tb`, guided by
+/// `eval`, with the shipped proofs unless `shipped` is false and the user's
+/// store (read, then written back); returns it with the store's positions.
+pub fn open_oracle<'a>(
+    rules: RuleSet,
+    tb: Option<&'a alq_tablebase::Tablebase>,
+    eval: &str,
+    budget: alq_solver::Budget,
+    shipped: bool,
+    store: Option<&std::path::Path>,
+) -> anyhow::Result<(alq_oracle::Oracle<'a>, usize)> {
+    let mut oracle = alq_oracle::Oracle::new(rules, tb, parse_evaluator(eval, rules)?, budget);
+    if shipped {
+        oracle.read_shipped()?;
+    }
+    let read = match store {
+        Some(file) => oracle.use_store(file)?,
+        None => 0,
+    };
+    Ok((oracle, read))
+}

@@ -103,30 +103,29 @@ fn analyze_prints_the_exact_value_first_with_a_store() {
     assert!(plain.starts_with("info depth 1 "), "{plain}");
 }
 
-#[test]
-fn play_hint_shows_exact_values_with_a_store() {
+/// `alq play` with a store, fed `input` on standard input: its output.
+fn play_with_store(store: &std::path::Path, input: &[u8]) -> String {
     use std::io::Write;
-    let dir = fresh_dir("oracle-play");
-    let store = dir.join("p.store");
     let mut child = std::process::Command::new(common::ALQ)
         .args(["play", "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(b"d2-c3\nquit\n").unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(out.status.success(), "{text}");
+    text
+}
+
+#[test]
+fn play_hint_shows_exact_values_with_a_store() {
+    let dir = fresh_dir("oracle-play");
+    let store = dir.join("p.store");
     // After d2-c3 (it loses) the engine replies; nothing asked, no exact line.
+    let text = play_with_store(&store, b"d2-c3\nquit\n");
     assert!(!text.contains("exact:"), "{text}");
-    let mut child = std::process::Command::new(common::ALQ)
-        .args(["play", "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(b"hint\nquit\n").unwrap();
-    let text = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    let text = play_with_store(&store, b"hint\nquit\n");
     assert!(text.contains("exact: the position is draw for you (store);"), "{text}");
 }

@@ -21,8 +21,9 @@
 //! [`Oracle::use_store`], written back to the user's store after each
 //! search: merged with the file as it is then, atomically.
 //!
-//! An oracle is `Sync`: threads may share it (searches take turns; table
-//! and store answers never wait for a search).
+//! An oracle is `Sync`: threads may share it (searches take turns, and a
+//! store answer waits for a running search; end and table answers never
+//! wait).
 //!
 //! ```
 //! use alq_engine::{Hce, Position};
@@ -46,7 +47,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
-use alq_solver::{Budget, Certificate, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
+use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
 use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
@@ -122,44 +123,18 @@ impl<'a> Oracle<'a> {
     /// A missing, damaged or truncated file, a store of other rules, or one
     /// that contradicts what the oracle knows, each naming the file.
     pub fn read_store(&self, path: &Path) -> Result<usize, OracleError> {
-        let store = ProvenStore::load(path)?;
-        if store.rules != self.rules {
-            return Err(OracleError::ForeignStore {
-                path: path.to_path_buf(),
-                found: store.rules,
-                expected: self.rules,
-            });
-        }
-        self.lock()
-            .add_store(&store)
-            .map_err(|source| OracleError::StoreContradiction { path: path.to_path_buf(), source })?;
+        let store = self.load_own(path)?;
+        self.add_known(path, &store)?;
         Ok(store.entries.len())
     }
 
-    /// Takes what a certificate proves of each of its positions as known
-    /// (see [`ProvenStore::from_certificate`]); returns its positions.
+    /// Takes in the shipped proofs ([`shipped_certificates`], each through
+    /// [`ProvenStore::from_certificate`]; BrainKing's rules only, nothing
+    /// for others); returns the positions they settle a question of.
     ///
     /// # Errors
     ///
-    /// A certificate of other rules, or one contradicting what is known.
-    pub fn add_certificate(&self, name: &str, cert: &Certificate) -> Result<usize, OracleError> {
-        let store = ProvenStore::from_certificate(cert);
-        if store.rules != self.rules {
-            return Err(OracleError::ForeignStore { path: name.into(), found: store.rules, expected: self.rules });
-        }
-        self.lock()
-            .add_store(&store)
-            .map_err(|source| OracleError::StoreContradiction { path: name.into(), source })?;
-        Ok(store.entries.len())
-    }
-
-    /// Takes in the shipped proofs ([`shipped_certificates`]; BrainKing's
-    /// rules only, nothing for others); returns the positions they settle
-    /// a question of.
-    ///
-    /// # Errors
-    ///
-    /// As [`Oracle::add_certificate`].
+    /// A shipped proof contradicting what the oracle knows.
     pub fn read_shipped(&self) -> Result<usize, OracleError> {
         if self.rules != RuleSet::BrainKing {
             return Ok(0);
@@ -168,10 +143,28 @@ impl<'a> Oracle<'a> {
         for cert in shipped_certificates() {
             all.merge(&ProvenStore::from_certificate(cert))?;
         }
-        self.lock()
-            .add_store(&all)
-            .map_err(|source| OracleError::StoreContradiction { path: "the shipped proofs".into(), source })?;
+        self.add_known(Path::new("the shipped proofs"), &all)?;
         Ok(all.entries.len())
+    }
+
+    /// Reads the store at `path`, refusing one of other rules.
+    fn load_own(&self, path: &Path) -> Result<ProvenStore, OracleError> {
+        let store = ProvenStore::load(path)?;
+        if store.rules != self.rules {
+            return Err(OracleError::ForeignStore {
+                path: path.to_path_buf(),
+                found: store.rules,
+                expected: self.rules,
+            });
+        }
+        Ok(store)
+    }
+
+    /// Takes `store`'s answers as known; a contradiction names `from`.
+    fn add_known(&self, from: &Path, store: &ProvenStore) -> Result<(), OracleError> {
+        self.lock()
+            .add_store(store)
+            .map_err(|source| OracleError::StoreContradiction { path: from.to_path_buf(), source })
     }
 
     /// The user's store: read now if it exists, and from now on written
@@ -317,14 +310,7 @@ impl<'a> Oracle<'a> {
         let Some(path) = &self.store_file else { return Ok(()) };
         let mut store = self.lock().proven_store();
         if path.exists() {
-            let on_disk = ProvenStore::load(path)?;
-            if on_disk.rules != self.rules {
-                return Err(OracleError::ForeignStore {
-                    path: path.clone(),
-                    found: on_disk.rules,
-                    expected: self.rules,
-                });
-            }
+            let on_disk = self.load_own(path)?;
             store.merge(&on_disk).map_err(|source| OracleError::StoreContradiction { path: path.clone(), source })?;
         }
         store.save(path)?;
