@@ -208,6 +208,14 @@ fn print_report(r: &MatchReport) {
     for note in &r.forfeit_notes {
         println!("forfeit {note}");
     }
+    for (i, name) in [&r.a, &r.b].into_iter().enumerate() {
+        if r.fallbacks[i] > 0 {
+            println!(
+                "fallbacks {name}: {} moves by search in {} games (the oracle knew no value within the budget)",
+                r.fallbacks[i], r.fallback_games[i]
+            );
+        }
+    }
     if let Some(s) = &r.sprt {
         println!(
             "sprt elo0 {} elo1 {} alpha {} beta {}: llr {:.3} bounds [{:.3}, {:.3}] {:?}{}",

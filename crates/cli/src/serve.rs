@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::Args;
 
 use alq_engine::{Position, RuleSet};
-use alq_explorer::{Explorer, Index, Known};
+use alq_explorer::{Explorer, Index, Known, Settler};
 
 /// Index games, then serve the explorer page and its JSON API.
 #[derive(Args)]
@@ -32,6 +32,23 @@ pub struct ServeArgs {
     /// settle show their proven value.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
+    /// The user's proven-position store for the oracle: read, and what the
+    /// oracle settles is written back (merged, atomically).
+    #[arg(long, value_name = "FILE")]
+    store: Option<PathBuf>,
+    /// How long a request waits for the oracle's exact values of the
+    /// position and its moves; values still open are marked pending and
+    /// the page asks again.
+    #[arg(long, value_name = "MS", default_value_t = 300)]
+    oracle_wait: u64,
+    /// The oracle's search budget for each position it settles in the
+    /// background (0: only values known without a search: the tables, the
+    /// shipped proofs, the store).
+    #[arg(long, value_name = "MS", default_value_t = 5000)]
+    oracle_movetime: u64,
+    /// No oracle: exact values only from the tables, `--book` and `--proofs`.
+    #[arg(long)]
+    no_oracle: bool,
     /// Evaluator for the engine's scores and `/api/eval`: `nn`, `hce` or a
     /// network file; `none` shows no engine scores.
     #[arg(long, value_name = "EVAL", default_value = "nn")]
@@ -71,10 +88,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             Some(e)
         }
     };
-    let tables = match &args.tb {
-        Some(dir) => Some(Arc::new(crate::players::open_tablebase(dir, Some(rules))?)),
-        None => None,
-    };
+    let tables = crate::players::shared_tablebase(args.tb.as_deref(), rules)?;
     let mut known = Known::default();
     if let Some(book) = &args.book {
         read_book(book, &mut known)?;
@@ -111,7 +125,24 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         s.moves,
         s.bytes as f64 / (1 << 20) as f64
     );
-    let explorer = Arc::new(Explorer::new(index, tables, known, eval, args.eval_nodes));
+    let mut explorer = Explorer::new(index, tables, known, eval, args.eval_nodes);
+    if !args.no_oracle {
+        let tb = match &args.tb {
+            Some(dir) => Some(alq_tablebase::Tablebase::shared_static(dir)?),
+            None => None,
+        };
+        let budget = alq_solver::Budget {
+            nodes: (args.oracle_movetime == 0).then_some(0),
+            time: Some(Duration::from_millis(args.oracle_movetime)),
+            memory_bytes: 1 << 30,
+        };
+        let (oracle, read) = crate::players::open_oracle(rules, tb, "hce", budget, true, args.store.as_deref())?;
+        if let Some(file) = &args.store {
+            eprintln!("store {}: {read} positions", file.display());
+        }
+        explorer = explorer.with_oracle(Settler::start(Arc::new(oracle), Duration::from_millis(args.oracle_wait)));
+    }
+    let explorer = Arc::new(explorer);
     let addr = format!("{}:{}", args.bind, args.port);
     let running = alq_explorer::start(explorer, &addr, args.threads as usize).map_err(anyhow::Error::msg)?;
     let url = match running.addr() {

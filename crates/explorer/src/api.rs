@@ -6,13 +6,17 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
 
-use serde_json::{json, Value};
+use serde_json::json;
+use serde_json::Value as Json;
+
+use alq_oracle::Value;
 
 use alq_engine::{Exact, Game, GameConfig, Limits, Move, Position, RuleSet, Score, SearchConfig, Searcher, Wdl};
 use alq_play::EvalSpec;
 use alq_tablebase::{Kind, Tablebase};
 
 use crate::index::{Counts, Index};
+use crate::settle::{Lookup, Settler};
 
 /// A request that cannot be answered: the HTTP status and the message.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +62,17 @@ pub struct Explorer {
     /// Scores searched on demand (`eval_nodes` each), by position key.
     searched: Mutex<HashMap<u64, Score>>,
     eval_nodes: u64,
+    /// Exact values from the oracle, where the tables do not reach.
+    settler: Option<Arc<Settler>>,
+}
+
+/// An exact value as the API shows it (side to move's view).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct ExactView {
+    text: Option<String>,
+    source: Option<&'static str>,
+    /// Asked of the oracle and not settled yet: the page asks again.
+    pending: bool,
 }
 
 /// The query's parameters, decoded.
@@ -82,7 +97,14 @@ impl Explorer {
         eval: Option<EvalSpec>,
         eval_nodes: u64,
     ) -> Explorer {
-        Explorer { index, tables, known, eval, searched: Mutex::new(HashMap::new()), eval_nodes }
+        Explorer { index, tables, known, eval, searched: Mutex::new(HashMap::new()), eval_nodes, settler: None }
+    }
+
+    /// Exact values from the oracle behind `settler` for positions the
+    /// tables do not cover (see [`crate::settle`]).
+    pub fn with_oracle(mut self, settler: Arc<Settler>) -> Explorer {
+        self.settler = Some(settler);
+        self
     }
 
     pub fn index(&self) -> &Index {
@@ -120,6 +142,44 @@ impl Explorer {
                 Ok((game.position(), game.moves().to_vec()))
             }
         }
+    }
+
+    /// The exact values of `positions` (side to move's view): the tables',
+    /// else the oracle's where it settles more than a book or proof says,
+    /// else the book's or proofs'.
+    fn exact_views(&self, positions: &[Position]) -> Vec<ExactView> {
+        let first: Vec<Option<(String, &'static str)>> = positions.iter().map(|p| self.exact(p)).collect();
+        let asked: Vec<usize> = (0..positions.len())
+            .filter(|&i| first[i].as_ref().is_none_or(|(text, _)| text.contains(['≥', '≤'])))
+            .collect();
+        let answers = match &self.settler {
+            Some(s) if !asked.is_empty() => s.values(&asked.iter().map(|&i| positions[i]).collect::<Vec<_>>()),
+            _ => Vec::new(),
+        };
+        let mut views: Vec<ExactView> = first
+            .into_iter()
+            .map(|e| ExactView { text: e.as_ref().map(|x| x.0.clone()), source: e.map(|x| x.1), pending: false })
+            .collect();
+        for (&i, answer) in asked.iter().zip(answers) {
+            match answer {
+                Lookup::Pending => views[i].pending = true,
+                Lookup::Answer(v, source) => {
+                    let better = match v {
+                        Value::Unknown => views[i].text.is_none(),
+                        Value::AtLeastDraw | Value::AtMostDraw => views[i].text.is_none(),
+                        _ => true,
+                    };
+                    if better {
+                        views[i] = ExactView {
+                            text: Some(oracle_text(v).to_string()),
+                            source: Some(source.name()),
+                            pending: false,
+                        };
+                    }
+                }
+            }
+        }
+        views
     }
 
     /// The exact value of `pos` (side to move's view) and its source.
@@ -164,25 +224,29 @@ impl Explorer {
     }
 
     /// `GET /api/explorer`.
-    pub fn explorer(&self, query: &str) -> Result<Value, ApiError> {
+    pub fn explorer(&self, query: &str) -> Result<Json, ApiError> {
         let (pos, line) = self.locate(&params(query)?)?;
         let rules = self.rules();
         let totals = self.index.position(&pos);
         let legal = pos.legal_moves_in(rules);
+        let mut positions = vec![pos];
+        positions.extend(legal.iter().map(|&mv| pos.play(mv)));
+        let mut views = self.exact_views(&positions).into_iter();
+        let exact = views.next().unwrap_or_default();
+        let pending = usize::from(exact.pending) + views.clone().filter(|v| v.pending).count();
         let mut moves = Vec::new();
-        for &mv in legal.iter() {
+        for (&mv, view) in legal.iter().zip(views) {
             let child = pos.play(mv);
             let counts = self.index.edge(&pos, &child);
             // Mover's view: the child's values turned round.
-            let exact = self.exact(&child).map(|(v, source)| (mover_text(&v), source));
+            let view = ExactView { text: view.text.map(|t| mover_text(&t)), ..view };
             let score = self.score(&child).map(|s| s.negate().to_string());
-            if counts.games() == 0 && exact.is_none() && score.is_none() {
+            if counts.games() == 0 && view.text.is_none() && !view.pending && score.is_none() {
                 continue;
             }
-            moves.push((mv, counts, exact, score));
+            moves.push((mv, counts, view, score));
         }
         moves.sort_by(|a, b| b.1.games().cmp(&a.1.games()).then_with(|| a.0.to_string().cmp(&b.0.to_string())));
-        let exact = self.exact(&pos);
         Ok(json!({
             "position": pos.to_string(),
             "side_to_move": side_name(&pos),
@@ -192,8 +256,9 @@ impl Explorer {
             "black": totals.black,
             "games": totals.games(),
             "average_plies": average(&totals),
-            "exact": exact.as_ref().map(|e| e.0.clone()),
-            "exact_source": exact.as_ref().map(|e| e.1),
+            "exact": exact.text,
+            "exact_source": exact.source,
+            "exact_pending": pending,
             "score": self.score(&pos).map(|s| s.to_string()),
             "legal": legal.iter().map(move_json).collect::<Vec<_>>(),
             "moves": moves.iter().map(|(m, c, e, s)| json!({
@@ -203,15 +268,16 @@ impl Explorer {
                 "black": c.black,
                 "games": c.games(),
                 "average_plies": average(c),
-                "exact": e.as_ref().map(|x| x.0.clone()),
-                "exact_source": e.as_ref().map(|x| x.1),
+                "exact": e.text,
+                "exact_source": e.source,
+                "exact_pending": e.pending,
                 "score": s,
             })).collect::<Vec<_>>(),
         }))
     }
 
     /// `GET /api/tablebase`.
-    pub fn tablebase(&self, query: &str) -> Result<Value, ApiError> {
+    pub fn tablebase(&self, query: &str) -> Result<Json, ApiError> {
         let (pos, _) = self.locate(&params(query)?)?;
         let Some(tb) = &self.tables else {
             return Err(ApiError::not_found("no endgame tables: start the server with --tb DIR"));
@@ -306,6 +372,18 @@ fn average(c: &Counts) -> Option<f64> {
     (c.games() > 0).then(|| (c.average_plies() * 10.0).round() / 10.0)
 }
 
+/// The oracle's value as the explorer writes values.
+fn oracle_text(v: Value) -> &'static str {
+    match v {
+        Value::Win => "win",
+        Value::Draw => "draw",
+        Value::Loss => "loss",
+        Value::AtLeastDraw => "≥ draw",
+        Value::AtMostDraw => "≤ draw",
+        Value::Unknown => "unknown",
+    }
+}
+
 fn wdl_text(v: Wdl) -> &'static str {
     match v {
         Wdl::Win => "win",
@@ -338,7 +416,7 @@ fn mover_text(text: &str) -> String {
     }
 }
 
-fn move_json(m: &Move) -> Value {
+fn move_json(m: &Move) -> Json {
     json!({
         "move": m.to_string(),
         "from": m.from().to_string(),

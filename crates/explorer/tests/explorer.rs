@@ -13,7 +13,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use alq_engine::{Game, GameConfig, Position, RuleSet};
-use alq_explorer::{Explorer, Index, Known};
+use alq_explorer::{Explorer, Index, Known, Settler};
 use alq_records::{GameRecord, RecordWriter};
 
 /// A folder of its own for each test.
@@ -134,6 +134,67 @@ fn the_api_answers_from_the_index() {
     let by_position = ex.explorer(&query).unwrap();
     assert_eq!(by_position["games"], line["games"]);
     assert_eq!(by_position["moves"], line["moves"]);
+}
+
+/// An explorer whose oracle has the shipped proofs, no tables, and
+/// searches of `budget`; requests wait `wait`.
+fn explorer_with_oracle(name: &str, budget: alq_solver::Budget, wait: Duration) -> Explorer {
+    let (ex, _) = explorer(name);
+    let eval = Box::new(alq_engine::Hce::new(alq_engine::HceWeights::default()));
+    let oracle = alq_oracle::Oracle::new(RuleSet::BrainKing, None, eval, budget);
+    oracle.read_shipped().unwrap();
+    ex.with_oracle(Settler::start(Arc::new(oracle), wait))
+}
+
+#[test]
+fn the_oracle_gives_exact_values_and_settles_the_rest_in_the_background() {
+    let ex = explorer_with_oracle("oracle", alq_solver::Budget::nodes(20_000), Duration::ZERO);
+    // The shipped proofs settle the start and every first move at once.
+    let start = ex.explorer("").unwrap();
+    assert_eq!((start["exact"].as_str(), start["exact_source"].as_str()), (Some("draw"), Some("store")));
+    assert_eq!(start["exact_pending"], 0);
+    let values: HashMap<&str, &str> = start["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| (m["move"].as_str().unwrap(), m["exact"].as_str().unwrap()))
+        .collect();
+    assert_eq!(values["d2-c3"], "loss", "{values:?}");
+    assert_eq!(values.values().filter(|v| **v == "draw").count(), 3, "{values:?}");
+    // A position nothing knows: pending at first (the request waits 0 ms),
+    // then settled by the worker, and the same answer from the cache.
+    let won: Position = "...../...../..B../..W../..... w".parse().unwrap();
+    let query: String =
+        form_urlencoded::Serializer::new(String::new()).append_pair("position", &won.to_string()).finish();
+    let first = ex.explorer(&query).unwrap();
+    assert!(first["exact_pending"].as_u64().unwrap() > 0, "{first}");
+    assert!(first["exact"].is_null());
+    let mut answer = first;
+    for _ in 0..200 {
+        if answer["exact_pending"] == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+        answer = ex.explorer(&query).unwrap();
+    }
+    assert_eq!(answer["exact_pending"], 0, "{answer}");
+    assert_eq!((answer["exact"].as_str(), answer["exact_source"].as_str()), (Some("win"), Some("search")));
+    let again = ex.explorer(&query).unwrap();
+    assert_eq!(again["exact"], answer["exact"]);
+}
+
+#[test]
+fn a_position_the_budget_cannot_settle_is_unknown_never_guessed() {
+    let ex = explorer_with_oracle("unknown", alq_solver::Budget::nodes(0), Duration::from_secs(5));
+    let query: String = form_urlencoded::Serializer::new(String::new())
+        .append_pair("position", "BB.BB/B.B.B/...../W.W.W/WW.WW w")
+        .finish();
+    let middle = ex.explorer(&query).unwrap();
+    // No search may run: what the proofs do not settle is unknown.
+    assert_eq!(middle["exact_pending"], 0, "{middle}");
+    let values: Vec<&str> = middle["moves"].as_array().unwrap().iter().map(|m| m["exact"].as_str().unwrap()).collect();
+    assert!(values.len() > 5 && values.iter().all(|v| *v == "unknown"), "{values:?}");
+    assert_eq!(middle["exact"], "unknown");
 }
 
 #[test]

@@ -192,8 +192,23 @@ impl<'a> Oracle<'a> {
         self.solver.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// What is known without searching: the end, the tables, the stores.
-    fn known(&self, pos: &Position) -> Result<Option<(Value, Source)>, OracleError> {
+    /// What is known of `pos` without searching: the end, the tables, the
+    /// stores (`None`: a search would be needed). Never waits for more than
+    /// a running search's hold on the store.
+    ///
+    /// # Errors
+    ///
+    /// A table that cannot be read.
+    pub fn known(&self, pos: &Position) -> Result<Option<(Value, Source)>, OracleError> {
+        if let Some(answer) = self.end_or_table(pos)? {
+            return Ok(Some(answer));
+        }
+        let value = self.stored(&self.lock(), pos);
+        Ok((value != Value::Unknown).then_some((value, Source::Store)))
+    }
+
+    /// The answer of the end or of the tables, which never wait.
+    fn end_or_table(&self, pos: &Position) -> Result<Option<(Value, Source)>, OracleError> {
         if pos.is_lost_in(self.rules) {
             return Ok(Some((Value::Loss, Source::End)));
         }
@@ -202,8 +217,27 @@ impl<'a> Oracle<'a> {
                 return Ok(Some((Value::from(tb.probe_wdl(pos)?.0), Source::Table)));
             }
         }
-        let value = self.stored(&self.lock(), pos);
-        Ok((value != Value::Unknown).then_some((value, Source::Store)))
+        Ok(None)
+    }
+
+    /// As [`Oracle::known`], but never waits: `Ok(None)` when the store is
+    /// held by a running search (ask again later), `Ok(Some(None))` when a
+    /// search would be needed. For servers that must answer at once.
+    ///
+    /// # Errors
+    ///
+    /// A table that cannot be read.
+    pub fn known_now(&self, pos: &Position) -> Result<Option<Option<(Value, Source)>>, OracleError> {
+        if let Some(answer) = self.end_or_table(pos)? {
+            return Ok(Some(Some(answer)));
+        }
+        let solver = match self.solver.try_lock() {
+            Ok(guard) => guard,
+            Err(std::sync::TryLockError::Poisoned(p)) => p.into_inner(),
+            Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
+        };
+        let value = self.stored(&solver, pos);
+        Ok(Some((value != Value::Unknown).then_some((value, Source::Store))))
     }
 
     /// The value the stored answers of `solver` give `pos`.
@@ -218,11 +252,21 @@ impl<'a> Oracle<'a> {
     ///
     /// A table that cannot be read, or a store that cannot be written.
     pub fn value(&self, pos: &Position) -> Result<Answer, OracleError> {
+        self.value_within(pos, self.budget)
+    }
+
+    /// As [`Oracle::value`], with `budget` for this question instead of the
+    /// oracle's (a player asking again, longer, before it gives up).
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::value`].
+    pub fn value_within(&self, pos: &Position, budget: Budget) -> Result<Answer, OracleError> {
         let start = Instant::now();
         if let Some((value, source)) = self.known(pos)? {
             return Ok(Answer { value, source, nodes: 0, elapsed: start.elapsed() });
         }
-        let (value, nodes, settled) = self.search(pos, start)?;
+        let (value, nodes, settled) = self.search(pos, start, budget)?;
         if settled {
             self.save()?;
         }
@@ -234,7 +278,7 @@ impl<'a> Oracle<'a> {
     /// half of it), then the opponent's, then the mover's again with what
     /// is left when only the opponent's was settled. Returns the value,
     /// the nodes spent and whether anything new was settled.
-    fn search(&self, pos: &Position, start: Instant) -> Result<(Value, u64, bool), OracleError> {
+    fn search(&self, pos: &Position, start: Instant, budget: Budget) -> Result<(Value, u64, bool), OracleError> {
         let mut solver = self.lock();
         let before = solver.store_len();
         let mover = pos.side_to_move();
@@ -243,7 +287,7 @@ impl<'a> Oracle<'a> {
             if let Some(known) = solver.stored(pos, side) {
                 return Ok(if known { Outcome::Proven } else { Outcome::Disproven });
             }
-            let budget = self.remaining(nodes, start, share);
+            let budget = remaining(budget, nodes, start, share);
             if budget.nodes == Some(0) || budget.time == Some(Duration::ZERO) {
                 return Ok(Outcome::Unknown);
             }
@@ -266,17 +310,6 @@ impl<'a> Oracle<'a> {
         };
         let value = Value::from_questions(settled(ours), settled(theirs));
         Ok((value, nodes, solver.store_len() > before))
-    }
-
-    /// The budget left after `nodes` spent since `start`, of which a
-    /// search may take `share`.
-    fn remaining(&self, nodes: u64, start: Instant, share: f64) -> Budget {
-        let b = self.budget;
-        Budget {
-            nodes: b.nodes.map(|n| (n.saturating_sub(nodes) as f64 * share).ceil() as u64),
-            time: b.time.map(|t| t.saturating_sub(start.elapsed()).mul_f64(share)),
-            memory_bytes: b.memory_bytes,
-        }
     }
 
     /// Every legal move of `pos` with the value it gives the side that
@@ -315,5 +348,15 @@ impl<'a> Oracle<'a> {
         }
         store.save(path)?;
         Ok(())
+    }
+}
+
+/// What is left of `budget` after `nodes` spent since `start`, of which a
+/// search may take `share`.
+fn remaining(budget: Budget, nodes: u64, start: Instant, share: f64) -> Budget {
+    Budget {
+        nodes: budget.nodes.map(|n| (n.saturating_sub(nodes) as f64 * share).ceil() as u64),
+        time: budget.time.map(|t| t.saturating_sub(start.elapsed()).mul_f64(share)),
+        memory_bytes: budget.memory_bytes,
     }
 }

@@ -79,6 +79,11 @@ pub struct MatchReport {
     pub forfeits: [u64; 2],
     /// One line per forfeit: the game, the player and why.
     pub forfeit_notes: Vec<String>,
+    /// Moves a perfect player chose by search because the oracle knew no
+    /// value within its budget, of the first and of the second player, and
+    /// the games with any (0 for other players).
+    pub fallbacks: [u64; 2],
+    pub fallback_games: [u64; 2],
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -116,6 +121,8 @@ struct GameResult {
     record: GameRecord,
     /// Whether the first player forfeited, and why, when a player did.
     forfeit: Option<(bool, String)>,
+    /// The first and the second player's fallback moves.
+    fallbacks: [u32; 2],
 }
 
 fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u64) -> GameResult {
@@ -216,7 +223,7 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
         let name = if a_forfeits { &a_name } else { &b_name };
         (a_forfeits, format!("game {index}: {name} ({side}) forfeits at ply {}: {reason}", game.plies()))
     });
-    GameResult { points, winner, record, forfeit }
+    GameResult { points, winner, record, forfeit, fallbacks: [a.fallbacks(), b.fallbacks()] }
 }
 
 /// A per-game seed from the match seed and the game's place in it.
@@ -287,6 +294,7 @@ pub fn run_match_with_games(
     let stop = AtomicBool::new(false);
     let state = Mutex::new((Tally::default(), 0u64, 0u64, 0u64));
     let forfeits = Mutex::new(([0u64; 2], Vec::new()));
+    let fallbacks = Mutex::new([[0u64; 2]; 2]);
     let records = Mutex::new(Vec::new());
     (0..pairs).into_par_iter().for_each(|i| {
         if stop.load(Ordering::Relaxed) {
@@ -313,6 +321,12 @@ pub fn run_match_with_games(
         on_pair(&Progress { tally: tally.clone(), pairs_done: *done, sprt });
         drop(guard);
         for g in [&first, &second] {
+            let mut fb = fallbacks.lock().unwrap_or_else(|e| e.into_inner());
+            for (player, &n) in g.fallbacks.iter().enumerate() {
+                fb[0][player] += u64::from(n);
+                fb[1][player] += u64::from(n > 0);
+            }
+            drop(fb);
             if let Some((a_forfeits, note)) = &g.forfeit {
                 let mut f = forfeits.lock().unwrap_or_else(|e| e.into_inner());
                 f.0[usize::from(!a_forfeits)] += 1;
@@ -329,6 +343,7 @@ pub fn run_match_with_games(
     let (lo, hi) = tally.elo_ci95();
     let (forfeit_counts, mut notes) = forfeits.into_inner().unwrap_or_else(|e| e.into_inner());
     notes.sort();
+    let fallbacks_done = fallbacks.into_inner().unwrap_or_else(|e| e.into_inner());
     let report = MatchReport {
         a: config.a.to_string(),
         b: config.b.to_string(),
@@ -350,6 +365,8 @@ pub fn run_match_with_games(
         stopped_early: done < pairs,
         forfeits: forfeit_counts,
         forfeit_notes: notes.into_iter().map(|(_, n)| n).collect(),
+        fallbacks: fallbacks_done[0],
+        fallback_games: fallbacks_done[1],
     };
     Ok((report, records))
 }

@@ -15,16 +15,25 @@
 //!    the most captures, then a forward move before a sideways one (under
 //!    BrainKing's rules captures and forward moves never come back, so a
 //!    won game cannot circle as long as such moves keep the win);
-//! 4. else the move of a drawing strategy of its side (the shipped
-//!    certificates, [`alq_oracle::shipped_certificates`], among them
-//!    `start-white-draws` and `start-black-draws`, and a `cert=FILE` of
-//!    its own): each covers every reply of
-//!    the other side, so from the start the player never leaves it until
-//!    the tables take over; it never loses from the start by construction;
-//! 5. else a move known to keep at least a draw, at random among them;
+//! 4. else a move that keeps at least a draw: the move of a drawing
+//!    strategy of its side (the shipped certificates,
+//!    [`alq_oracle::shipped_certificates`], among them `start-white-draws`
+//!    and `start-black-draws`, and a `cert=FILE` of its own; each covers
+//!    every reply of the other side, so from the start the player never
+//!    needs to leave it until the tables take over, and never loses by
+//!    construction), or a move the oracle proved to keep at least a draw.
+//!    Among these it chooses by [`Choosing`]: by default ("ultra-strong")
+//!    the one after which most of the opponent's replies are known to lose
+//!    (see [`trap_share`](Perfect::trap_share)), ties to the strategy's
+//!    move, then at random; `choice=uniform` picks uniformly;
+//! 5. else, every move known to lose: the move after which most replies
+//!    are known to let the draw or the win back (ultra-strong), or one at
+//!    random (uniform);
 //! 6. else, nothing known: a search (hce) among the moves not proven to
-//!    lose, counted as a fallback (`Player::fallbacks`, and a line on
-//!    standard error when the player is dropped).
+//!    lose, counted as a fallback ([`crate::Player::fallbacks`], the match
+//!    report's `fallbacks`); the record shows it too: a perfect player's
+//!    own moves have no score in the record's `scores` column, a fallback
+//!    move has the search's score.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -46,13 +55,51 @@ use crate::players::Choice;
 /// about, when its spec names none (`movetime=MS`).
 pub const DEFAULT_MOVETIME: Duration = Duration::from_millis(500);
 
-/// The settings of a perfect player (`perfect@tb=DIR,store=FILE,cert=FILE,movetime=MS`).
+/// How a perfect player chooses among moves that keep the value
+/// (`choice=ultra|uniform`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Choosing {
+    /// "Ultra-strong" play (Gévay and Danner's term for Nine Men's Morris):
+    /// the move that leaves the opponent the largest share of replies known
+    /// to lose value.
+    #[default]
+    Ultra,
+    /// Uniformly at random (the strategy's move when the position is in a
+    /// drawing strategy and no other move is known to hold).
+    Uniform,
+}
+
+impl Choosing {
+    pub fn name(self) -> &'static str {
+        match self {
+            Choosing::Ultra => "ultra",
+            Choosing::Uniform => "uniform",
+        }
+    }
+}
+
+impl std::str::FromStr for Choosing {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Choosing, String> {
+        match text {
+            "ultra" => Ok(Choosing::Ultra),
+            "uniform" => Ok(Choosing::Uniform),
+            other => Err(format!("choice {other:?} is not ultra or uniform")),
+        }
+    }
+}
+
+/// The settings of a perfect player
+/// (`perfect@tb=DIR,store=FILE,cert=FILE,movetime=MS,choice=ultra|uniform`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PerfectSettings {
     /// The user's proven-position store, read and written back.
     pub store: Option<PathBuf>,
     /// A certificate of the player's own, followed beside the shipped ones.
     pub certificate: Option<PathBuf>,
+    /// How it chooses among the moves that keep the value.
+    pub choosing: Choosing,
 }
 
 /// Moves of winning and drawing strategies by position key, per side:
@@ -134,6 +181,7 @@ pub(crate) struct Perfect {
     tb: Option<&'static Tablebase>,
     shipped: Arc<Strategies>,
     own: Option<Arc<Strategies>>,
+    choosing: Choosing,
     /// Moves chosen by search because nothing was known.
     pub(crate) fallbacks: u32,
 }
@@ -163,7 +211,7 @@ impl Perfect {
             }
             None => None,
         };
-        Ok(Perfect { oracle, tb, shipped: shipped(rules)?, own, fallbacks: 0 })
+        Ok(Perfect { oracle, tb, shipped: shipped(rules)?, own, choosing: settings.choosing, fallbacks: 0 })
     }
 
     /// The move of a strategy the player follows, if `pos` is in one, and
@@ -193,6 +241,50 @@ impl Perfect {
         (ends, std::cmp::Reverse(distance), fresh, mv.jumps(), forward)
     }
 
+    /// One of `moves`, which all keep `kept` (for the mover), by the
+    /// player's [`Choosing`]; `preferred` wins ties.
+    fn pick(&self, pos: &Position, moves: &[Move], kept: Value, preferred: Option<Move>, rng: &mut impl Rng) -> Move {
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        if self.choosing == Choosing::Uniform {
+            return *moves.choose(rng).expect("moves is not empty");
+        }
+        let shares: Vec<f64> = moves.iter().map(|&m| self.trap_share(pos, m, kept)).collect();
+        let best = shares.iter().copied().fold(f64::MIN, f64::max);
+        let ties: Vec<Move> = moves.iter().zip(&shares).filter(|(_, s)| **s == best).map(|(m, _)| *m).collect();
+        match preferred.filter(|p| ties.contains(p)) {
+            Some(p) => p,
+            None => *ties.choose(rng).expect("a best move"),
+        }
+    }
+
+    /// After `mv` (which keeps `kept` for the mover of `pos`), the share
+    /// of the opponent's replies known to hand the mover more than `kept`:
+    /// a win when `kept` is a draw, at least a draw when it is a loss.
+    /// Known means without a search (the end, the tables, the stores), so
+    /// the rule costs a probe per reply; unknown replies count as holding.
+    pub(crate) fn trap_share(&self, pos: &Position, mv: Move, kept: Value) -> f64 {
+        let child = pos.play(mv);
+        let replies = child.legal_moves_in(self.oracle.rules());
+        if replies.is_empty() {
+            return 1.0;
+        }
+        let errs = replies
+            .iter()
+            .filter(|&&r| {
+                let value = self.oracle.known(&child.play(r)).ok().flatten().map(|(v, _)| v);
+                match (kept, value) {
+                    (Value::Loss, Some(Value::Win | Value::Draw | Value::AtLeastDraw)) => true,
+                    (Value::Loss, _) => false,
+                    (_, Some(v)) => v == Value::Win,
+                    (_, None) => false,
+                }
+            })
+            .count();
+        errs as f64 / replies.len() as f64
+    }
+
     /// Chooses a move (see the module documentation); `searcher` serves the
     /// fallback with `limits`.
     pub(crate) fn choose(
@@ -203,6 +295,10 @@ impl Perfect {
         limits: Limits,
     ) -> Option<Choice> {
         let pos = game.position();
+        if let [only] = game.legal_moves().as_slice() {
+            // Forced: nothing to ask.
+            return Some(Choice { mv: *only, score: None });
+        }
         let values: Vec<(Move, Value)> = match self.oracle.move_values(&pos) {
             Ok(v) => v.into_iter().map(|(m, a)| (m, a.value)).collect(),
             Err(e) => {
@@ -213,6 +309,21 @@ impl Perfect {
         if values.is_empty() {
             return None;
         }
+        self.decide(game, values, false, rng, searcher, limits)
+    }
+
+    /// The choice from the values of every move (`retried`: asked a second
+    /// time, longer, already).
+    fn decide(
+        &mut self,
+        game: &Game,
+        mut values: Vec<(Move, Value)>,
+        retried: bool,
+        rng: &mut impl Rng,
+        searcher: &mut Searcher<Box<dyn Evaluator>>,
+        limits: Limits,
+    ) -> Option<Choice> {
+        let pos = game.position();
         let strategy = self.strategy_move(&pos).filter(|(m, _)| values.iter().any(|(x, _)| x == m));
         if let Some((mv, true)) = strategy {
             // A win proof's move: its ranks fall with every move, so the
@@ -223,16 +334,35 @@ impl Perfect {
         if let Some(&mv) = wins.iter().max_by_key(|&&m| self.progress(game, m)) {
             return Some(Choice { mv, score: None });
         }
-        if let Some((mv, _)) = strategy {
-            return Some(Choice { mv, score: None });
-        }
-        let holds: Vec<Move> =
+        let mut holds: Vec<Move> =
             values.iter().filter(|(_, v)| matches!(v, Value::Draw | Value::AtLeastDraw)).map(|(m, _)| *m).collect();
-        if let Some(&mv) = holds.choose(rng) {
-            return Some(Choice { mv, score: None });
+        let drawing = strategy.map(|(m, _)| m);
+        if let Some(m) = drawing.filter(|m| !holds.contains(m)) {
+            holds.push(m);
         }
-        // Nothing known to hold: search among the moves not proven lost
+        if !holds.is_empty() {
+            return Some(Choice { mv: self.pick(&pos, &holds, Value::Draw, drawing, rng), score: None });
+        }
+        if values.iter().all(|(_, v)| *v == Value::Loss) {
+            let all: Vec<Move> = values.iter().map(|(m, _)| *m).collect();
+            return Some(Choice { mv: self.pick(&pos, &all, Value::Loss, None, rng), score: None });
+        }
+        // Nothing known to hold: ask once more, ten times longer, about the
+        // moves still open, then search among the moves not proven lost
         // (all of them when every move loses).
+        if !retried {
+            let longer = Budget { time: self.oracle.budget().time.map(|t| t * 10), ..self.oracle.budget() };
+            let mut changed = false;
+            for (mv, value) in values.iter_mut().filter(|(_, v)| !matches!(v, Value::Loss | Value::Win)) {
+                if let Ok(a) = self.oracle.value_within(&pos.play(*mv), longer) {
+                    changed |= a.value.for_other_side() != *value;
+                    *value = a.value.for_other_side();
+                }
+            }
+            if changed {
+                return self.decide(game, values, true, rng, searcher, limits);
+            }
+        }
         self.fallbacks += 1;
         let open: Vec<Move> = values.iter().filter(|(_, v)| *v != Value::Loss).map(|(m, _)| *m).collect();
         let candidates = if open.is_empty() { values.iter().map(|(m, _)| *m).collect() } else { open };

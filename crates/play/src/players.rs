@@ -387,9 +387,10 @@ impl PlayerSpec {
                             alq_solver::Certificate::read(&path).map_err(|e| err(e.to_string()))?;
                             settings.certificate = Some(path);
                         }
+                        "choice" => settings.choosing = value.parse().map_err(err)?,
                         other => {
                             return Err(err(format!(
-                                "unknown key {other:?} for perfect (known: tb, store, cert, movetime, nodes, hash)"
+                                "unknown key {other:?} for perfect (known: tb, store, cert, choice, movetime, nodes, hash)"
                             )))
                         }
                     }
@@ -511,6 +512,9 @@ impl fmt::Display for PlayerSpec {
                 parts.push(limits);
                 parts.extend(settings.store.iter().map(|p| format!("store={}", p.display())));
                 parts.extend(settings.certificate.iter().map(|p| format!("cert={}", p.display())));
+                if settings.choosing != crate::perfect::Choosing::default() {
+                    parts.push(format!("choice={}", settings.choosing.name()));
+                }
             }
         }
         if self.threads > 1 {
@@ -547,14 +551,6 @@ pub struct Player {
     /// A perfect player's oracle and strategies, set up at its first move
     /// (when the game's rules are known).
     perfect: Option<Perfect>,
-}
-
-impl Drop for Player {
-    fn drop(&mut self) {
-        if let Some(p) = self.perfect.as_ref().filter(|p| p.fallbacks > 0) {
-            eprintln!("perfect: {} moves chosen by search (no value known within the budget)", p.fallbacks);
-        }
-    }
 }
 
 impl Player {

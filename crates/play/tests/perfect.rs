@@ -161,3 +161,53 @@ fn perfect_specs_parse_print_and_refuse_bad_settings() {
     assert_ne!(choice.mv.to_string(), "d2-c3", "d2-c3 loses");
     assert_eq!(p.fallbacks(), 0);
 }
+
+/// The share of the opponent's replies after `mv` that hand the mover a win,
+/// by the ≤ 6-piece tables.
+fn true_trap_share(pos: &Position, mv: alq_engine::Move) -> f64 {
+    let child = pos.play(mv);
+    let replies = child.legal_moves_in(RuleSet::BrainKing);
+    let errs = replies.iter().filter(|&&r| truth().probe_wdl(&child.play(r)).unwrap().0 == Wdl::Win).count();
+    errs as f64 / replies.len().max(1) as f64
+}
+
+#[test]
+fn ultra_strong_choice_sets_the_most_traps_and_uniform_does_not() {
+    // Over the ≤ 6-piece win/draw/loss tables every value is known, so the
+    // rule is exact: among the drawing moves, the most replies that lose.
+    let dir = tables_dir(6, Kind::Wdl);
+    let ultra = spec(&format!("perfect@tb={},movetime=1", dir.display()));
+    let uniform = spec(&format!("perfect@tb={},movetime=1,choice=uniform", dir.display()));
+    assert_eq!(uniform.to_string(), format!("perfect@movetime=1,choice=uniform,tb={}", dir.display()));
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let (mut tested, mut uniform_missed) = (0, 0);
+    while tested < 12 {
+        let pos = random_position(&mut rng, 5, 6);
+        if pos.is_lost_in(RuleSet::BrainKing) || truth().probe_wdl(&pos).unwrap().0 != Wdl::Draw {
+            continue;
+        }
+        let drawing: Vec<(alq_engine::Move, f64)> = pos
+            .legal_moves_in(RuleSet::BrainKing)
+            .into_iter()
+            .filter(|&m| truth().probe_wdl(&pos.play(m)).unwrap().0 == Wdl::Draw)
+            .map(|m| (m, true_trap_share(&pos, m)))
+            .collect();
+        let best = drawing.iter().map(|d| d.1).fold(0.0, f64::max);
+        if drawing.iter().all(|d| d.1 == best) {
+            continue;
+        }
+        tested += 1;
+        let game = Game::new(pos, GameConfig::default());
+        for seed in 0..4 {
+            let mut seeded = ChaCha8Rng::seed_from_u64(seed);
+            let mv = ultra.build().choose(&game, &mut seeded).unwrap().mv;
+            assert_eq!(true_trap_share(&pos, mv), best, "{pos}: ultra chose {mv} among {drawing:?}");
+            let mv = uniform.build().choose(&game, &mut seeded).unwrap().mv;
+            assert!(drawing.iter().any(|d| d.0 == mv), "{pos}: uniform chose {mv}, which does not draw");
+            uniform_missed += usize::from(true_trap_share(&pos, mv) < best);
+        }
+    }
+    assert!(uniform_missed > 0, "uniform always chose a best trap: the test tells nothing");
+    let e = PlayerSpec::parse("perfect@choice=best", alq_engine::Limits::default()).unwrap_err();
+    assert!(e.to_string().contains("not ultra or uniform"), "{e}");
+}
