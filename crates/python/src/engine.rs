@@ -144,7 +144,7 @@ pub(crate) enum Searchable<'py> {
 }
 
 impl Searchable<'_> {
-    fn game(&self, rules: RuleSet) -> PyResult<EngineGame> {
+    pub(crate) fn game(&self, rules: RuleSet) -> PyResult<EngineGame> {
         let game = match self {
             Searchable::Position(p) => EngineGame::new(p.pos, GameConfig::with_rules(p.rules)),
             Searchable::Game(g) => g.game.clone(),

@@ -22,6 +22,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod board;
 mod convert;
 mod engine;
+mod oracle;
 mod records;
 mod tables;
 
@@ -83,5 +84,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     engine::register(m)?;
     tables::register(m)?;
     records::register(m)?;
+    oracle::register(m)?;
     Ok(())
 }

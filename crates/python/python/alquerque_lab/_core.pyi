@@ -570,6 +570,82 @@ class SolveResult:
     def out_of_budget(self) -> bool:
         """Whether the budget ran out before the value was proven."""
 
+# The oracle and players
+
+@final
+class OracleAnswer:
+    """The oracle's answer for a position, side to move's view."""
+
+    @property
+    def value(self) -> Literal["win", "draw", "loss", "≥draw", "≤draw", "unknown"]:
+        """``win``, ``draw``, ``loss``, ``≥draw`` (the mover does not lose), ``≤draw``
+        (the mover does not win) or ``unknown`` (the budget ran out)."""
+    @property
+    def source(self) -> Literal["end", "table", "store", "search", "none"]:
+        """``end``, ``table``, ``store``, ``search``, or ``none`` for ``unknown``."""
+    @property
+    def nodes(self) -> int:
+        """Positions the searches of this question expanded."""
+    @property
+    def time(self) -> float:
+        """Seconds."""
+    @property
+    def is_exact(self) -> bool:
+        """Whether the value is win, draw or loss (not a bound, not unknown)."""
+
+@final
+class Oracle:
+    """The exact value of positions (as ``alq oracle``): the end, the tables, the
+    shipped proofs and the store, then threshold searches within the budget.
+    What a search settles is kept, and written back to ``store`` when given.
+    Safe to share between threads; questions run without the GIL."""
+
+    def __new__(
+        cls,
+        *,
+        tb: Tablebase | _Path | None = None,
+        store: _Path | None = None,
+        movetime: float | None = 1.0,
+        nodes: int | None = None,
+        shipped: bool = True,
+        rules: _Rules = "brainking",
+    ) -> Self:
+        """``tb``: endgame tables; ``store``: the user's proven-position store (read,
+        then written back, merged and atomically); ``movetime`` seconds and/or
+        ``nodes`` per question; ``shipped``: the shipped proofs of the start."""
+    @property
+    def known_positions(self) -> int:
+        """Positions whose win questions the oracle knows (proofs, store and
+        searches since)."""
+    def value(self, position: _Searchable) -> OracleAnswer:
+        """The value of ``position`` (a ``Position``, a ``Game``'s current position,
+        or position text) for its side to move."""
+    def move_values(self, position: _Searchable) -> list[tuple[Move, OracleAnswer]]:
+        """Every legal move with the value it gives the side that plays it (so
+        a best move's value is the position's), sorted as ``alq moves`` sorts."""
+
+@final
+class Player:
+    """A player of ``alq match`` by its spec: ``random``, ``greedy``, ``hce@nodes=N``,
+    ``nn@movetime=MS``, a network file, ``perfect@tb=DIR,store=FILE,movetime=MS``,
+    or ``engine:COMMAND``. ``choose`` gives its move in a game; use it as the
+    opponent in an environment (``game.push(player.choose(game))``)."""
+
+    def __new__(cls, spec: str, *, seed: int = 0) -> Self:
+        """``spec`` as ``alq match --a`` takes it (searchers without a limit get
+        2,000 nodes); ``seed`` for its random choices."""
+    @property
+    def spec(self) -> str:
+        """The spec, as ``alq match`` prints it."""
+    @property
+    def fallbacks(self) -> int:
+        """Moves a perfect player chose by search because the oracle knew no
+        value within its budget (0 for other players)."""
+    def choose(self, game: Game) -> Move | None:
+        """The player's move in ``game`` (a ``Game``, so that the draw rules and the
+        positions played count), or ``None`` when the game is over or an
+        external engine failed."""
+
 def solve(
     position: Position,
     *,
@@ -718,6 +794,9 @@ __all__ = [
     "Info",
     "Move",
     "MoveError",
+    "Oracle",
+    "OracleAnswer",
+    "Player",
     "Position",
     "PositionError",
     "Record",
