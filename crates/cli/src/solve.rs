@@ -98,7 +98,10 @@ pub struct SolveArgs {
     read_store: Vec<PathBuf>,
     /// Merge these proven-position stores into `--store` (created if
     /// missing) and exit; a contradiction between them is an error and
-    /// nothing is written.
+    /// nothing is written. A certificate (`.cert`) adds what it proves of
+    /// every position in it, unchecked: check it first (`--check`). The
+    /// shipped store is made so: `--merge data/proofs/*.cert --store
+    /// data/proofs/shipped.store`.
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "store", conflicts_with_all = ["certificate", "resume", "check"])]
     merge: Vec<PathBuf>,
     /// Split instead of solving: write the distinct positions K plies after
@@ -437,18 +440,41 @@ fn load_store(file: &std::path::Path, rules: RuleSet) -> anyhow::Result<alq_solv
     Ok(store)
 }
 
+/// What a store's tables field says, for people.
+pub fn tables_text(tables: Option<u32>) -> String {
+    match tables {
+        None => "tables not recorded".to_string(),
+        Some(0) => "no tables".to_string(),
+        Some(k) => format!("over the ≤ {k}-piece tables"),
+    }
+}
+
 /// `alq solve --merge IN... --store OUT`.
 fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
     let out = args.store.as_deref().expect("clap requires --store with --merge");
     let mut merged = alq_solver::ProvenStore::new(rules);
     let inputs = args.merge.iter().map(|p| p.as_path()).chain(Some(out).filter(|o| o.exists()));
     for file in inputs {
-        let store = load_store(file, rules)?;
+        let is_store = std::fs::File::open(file)
+            .and_then(|mut f| {
+                let mut magic = [0u8; 8];
+                std::io::Read::read_exact(&mut f, &mut magic).map(|()| &magic == b"ALQPROV\n")
+            })
+            .unwrap_or(false);
+        let store = if is_store || file.extension().is_none_or(|e| e != "cert") {
+            load_store(file, rules)?
+        } else {
+            let cert = alq_solver::Certificate::read(file)?;
+            if cert.rules != rules {
+                bail!("{}: a certificate under the {} rules, not {rules}", file.display(), cert.rules);
+            }
+            alq_solver::ProvenStore::from_certificate(&cert)
+        };
         merged.merge(&store).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
         eprintln!("{}: {} positions", file.display(), store.entries.len());
     }
     merged.save(out)?;
-    println!("store {} ({} positions)", out.display(), merged.entries.len());
+    println!("store {} ({} positions, {})", out.display(), merged.entries.len(), tables_text(merged.tables));
     Ok(())
 }
 

@@ -51,7 +51,7 @@ use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver
 use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
-pub use shipped::{shipped_certificates, SHIPPED_TEXT};
+pub use shipped::{shipped_certificates, shipped_store, SHIPPED_STORE, SHIPPED_TEXT};
 pub use value::{Source, Value};
 
 /// Why the oracle could not answer. File errors name the file.
@@ -128,9 +128,9 @@ impl<'a> Oracle<'a> {
         Ok(store.entries.len())
     }
 
-    /// Takes in the shipped proofs ([`shipped_certificates`], each through
-    /// [`ProvenStore::from_certificate`]; BrainKing's rules only, nothing
-    /// for others); returns the positions they settle a question of.
+    /// Takes in the shipped proofs ([`shipped_store`]: what the shipped
+    /// certificates prove; BrainKing's rules only, nothing for others);
+    /// returns the positions they settle a question of.
     ///
     /// # Errors
     ///
@@ -139,12 +139,9 @@ impl<'a> Oracle<'a> {
         if self.rules != RuleSet::BrainKing {
             return Ok(0);
         }
-        let mut all = ProvenStore::new(self.rules);
-        for cert in shipped_certificates() {
-            all.merge(&ProvenStore::from_certificate(cert))?;
-        }
-        self.add_known(Path::new("the shipped proofs"), &all)?;
-        Ok(all.entries.len())
+        let store = shipped_store();
+        self.add_known(Path::new("the shipped proofs"), store)?;
+        Ok(store.entries.len())
     }
 
     /// Reads the store at `path`, refusing one of other rules.

@@ -1,11 +1,30 @@
 //! The proofs the project ships (data/proofs, embedded): the start's draw
 //! for either side and the first moves' results, as certificates. They were
 //! checked against the ≤ 12-piece tables when they were made (`alq solve
-//! --check`); the oracle takes what they prove of every position in them.
+//! --check`). The oracle reads what they prove of every position in them
+//! from the shipped store, `data/proofs/shipped.store` (made from them by
+//! `alq solve --merge data/proofs/*.cert --store data/proofs/shipped.store`;
+//! a test checks that it still is exactly that); the perfect player follows
+//! their moves.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
-use alq_solver::Certificate;
+use alq_solver::{Certificate, ProvenStore};
+
+/// The shipped store's bytes.
+pub const SHIPPED_STORE: &[u8] = include_bytes!("../../../data/proofs/shipped.store");
+
+/// The shipped store, read once (BrainKing's rules).
+pub fn shipped_store() -> &'static ProvenStore {
+    static PARSED: OnceLock<ProvenStore> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        // Embedded at build time and checked by a test: a failure here is a
+        // broken build, not bad input.
+        ProvenStore::parse(SHIPPED_STORE, Path::new("data/proofs/shipped.store"))
+            .unwrap_or_else(|e| panic!("the shipped store: {e}"))
+    })
+}
 
 /// The shipped certificates by name, as text.
 pub const SHIPPED_TEXT: [(&str, &str); 8] = [
@@ -39,6 +58,21 @@ mod tests {
     use super::*;
     use alq_engine::{Position, RuleSet};
     use alq_solver::Goal;
+
+    #[test]
+    fn the_shipped_store_is_what_the_shipped_certificates_prove() {
+        let mut union = ProvenStore::new(RuleSet::BrainKing);
+        for cert in shipped_certificates() {
+            union.merge(&ProvenStore::from_certificate(cert)).unwrap();
+        }
+        let store = shipped_store();
+        assert_eq!((store.rules, store.tables), (RuleSet::BrainKing, Some(12)));
+        assert_eq!(store.entries.len(), union.entries.len());
+        assert!(
+            union.entries.iter().all(|(k, b)| store.entries.get(k) == Some(b)),
+            "rebuild data/proofs/shipped.store"
+        );
+    }
 
     #[test]
     fn every_shipped_certificate_parses_with_the_goal_its_name_says() {

@@ -1,13 +1,15 @@
 //! The proven-position store of threshold searches, on disk: what earlier
 //! runs settled, read by later runs and other goals as leaves.
 //!
-//! All integers little-endian:
+//! All integers little-endian (format version 2; version 1, without the
+//! tables field, is still read):
 //!
 //! | size | field |
 //! | --- | --- |
 //! | 8 | magic `ALQPROV\n` |
-//! | 4 | format version (1) |
+//! | 4 | format version (2) |
 //! | 16 | rule set name, zero-padded (`brainking`, `classic`) |
+//! | 4 | tables: the most pieces of the endgame tables any answer leaned on (0: none; `u32::MAX`: not recorded, a version-1 store) |
 //! | 8 | number N of positions |
 //! | N × 8 | position key ([`alq_engine::Position::key`], 51 bits) in bits 0–50, answers in bits 56–59, sorted by key |
 //! | 8 | checksum (`alq_tablebase::checksum`) of everything before it |
@@ -15,8 +17,10 @@
 //! The answers are four bits: White wins (bit 56), White does not win (57),
 //! Black wins (58), Black does not win (59). A position's answers are facts
 //! of the infinite game, true whatever tables or run found them, so stores
-//! merge by taking the union of the bits; a position marked both "wins" and
-//! "does not win" for one side is a contradiction and is refused.
+//! merge by taking the union of the bits (and the larger tables field); a
+//! position marked both "wins" and "does not win" for one side is a
+//! contradiction and is refused. The tables field says what the answers
+//! rest on (to check them, or to trust them), not where they may be used.
 //!
 //! The file is written atomically ([`alq_fs::write_atomic`]), so a file
 //! with the final name is always complete.
@@ -31,8 +35,10 @@ use crate::files::{parse_rules_field, rules_field, write_checksummed};
 use crate::keymap::KeyMap;
 
 const MAGIC: [u8; 8] = *b"ALQPROV\n";
-const VERSION: u32 = 1;
-const HEADER: usize = 36;
+const VERSION: u32 = 2;
+/// The header's size in format versions 1 and 2.
+const HEADER_V1: usize = 36;
+const HEADER: usize = 40;
 const KEY_BITS: u64 = (1 << 51) - 1;
 
 /// Positions and their settled win questions, four bits a position: White
@@ -41,6 +47,9 @@ const KEY_BITS: u64 = (1 << 51) - 1;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ProvenStore {
     pub rules: RuleSet,
+    /// The most pieces of the endgame tables any answer leaned on (0: no
+    /// tables); `None` for a store that did not record it (format 1).
+    pub tables: Option<u32>,
     pub entries: KeyMap<u8>,
 }
 
@@ -51,13 +60,13 @@ pub(crate) fn answer_bit(side: Side, wins: bool) -> u8 {
 }
 
 /// Whether `bits` say both "wins" and "does not win" for one side.
-fn contradicts(bits: u8) -> bool {
+pub(crate) fn contradicts(bits: u8) -> bool {
     bits & 0b0011 == 0b0011 || bits & 0b1100 == 0b1100
 }
 
 impl ProvenStore {
     pub fn new(rules: RuleSet) -> ProvenStore {
-        ProvenStore { rules, entries: KeyMap::default() }
+        ProvenStore { rules, tables: Some(0), entries: KeyMap::default() }
     }
 
     /// What a certificate proves of every position in it: for a win goal,
@@ -70,6 +79,7 @@ impl ProvenStore {
         let (attacker, negated) = cert.goal.win_question();
         let bit = answer_bit(attacker, !negated);
         let mut store = ProvenStore::new(cert.rules);
+        store.tables = Some(cert.table_pieces);
         store.entries.reserve(cert.entries.len());
         for e in &cert.entries {
             *store.entries.entry(e.key).or_insert(0) |= bit;
@@ -82,6 +92,10 @@ impl ProvenStore {
         if other.rules != self.rules {
             return Err(SolveError::StoreRules { from: other.rules, into: self.rules });
         }
+        self.tables = match (self.tables, other.tables) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            _ => None,
+        };
         for (&k, &bits) in &other.entries {
             let merged = self.entries.get(&k).copied().unwrap_or(0) | bits;
             if contradicts(merged) {
@@ -100,6 +114,7 @@ impl ProvenStore {
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&rules_field(self.rules));
+        bytes.extend_from_slice(&self.tables.unwrap_or(u32::MAX).to_le_bytes());
         bytes.extend_from_slice(&(sorted.len() as u64).to_le_bytes());
         for (k, b) in sorted {
             bytes.extend_from_slice(&(k | u64::from(b) << 56).to_le_bytes());
@@ -111,29 +126,41 @@ impl ProvenStore {
     /// or contradictory files are refused with an error naming the file.
     pub fn load(path: &Path) -> Result<ProvenStore, SolveError> {
         let bytes = std::fs::read(path).map_err(SolveError::io(path))?;
+        ProvenStore::parse(&bytes, path)
+    }
+
+    /// Reads a store's bytes (a file's, or embedded ones); `path` names
+    /// them in errors.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<ProvenStore, SolveError> {
         let bad = |reason: String| SolveError::BadStore { path: path.to_path_buf(), reason };
-        if bytes.len() < HEADER + 8 || bytes[..8] != MAGIC {
+        if bytes.len() < HEADER_V1 + 8 || bytes[..8] != MAGIC {
             return Err(bad("bad magic number or too short".into()));
         }
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
         let version = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes"));
-        if version != VERSION {
-            return Err(bad(format!("format version {version}, this program reads version {VERSION}")));
-        }
+        let (header, tables) = match version {
+            1 => (HEADER_V1, None),
+            2 if bytes.len() >= HEADER + 8 => {
+                let t = u32::from_le_bytes(bytes[28..32].try_into().expect("4 bytes"));
+                (HEADER, (t != u32::MAX).then_some(t))
+            }
+            2 => return Err(bad("bad magic number or too short".into())),
+            _ => return Err(bad(format!("format version {version}, this program reads versions 1 and {VERSION}"))),
+        };
         let rules = parse_rules_field(&bytes[12..28]).map_err(bad)?;
-        let n = u64_at(28);
-        if n.checked_mul(8).and_then(|x| x.checked_add(HEADER as u64 + 8)) != Some(bytes.len() as u64) {
+        let n = u64_at(header - 8);
+        if n.checked_mul(8).and_then(|x| x.checked_add(header as u64 + 8)) != Some(bytes.len() as u64) {
             return Err(bad(format!("truncated or too long: {} bytes for {n} positions", bytes.len())));
         }
         let body = bytes.len() - 8;
         if checksum(&[&bytes[..body]]) != u64_at(body) {
             return Err(bad("checksum mismatch (the file is damaged)".into()));
         }
-        let mut store = ProvenStore::new(rules);
+        let mut store = ProvenStore { rules, tables, entries: KeyMap::default() };
         store.entries.reserve(n as usize);
         let mut last = None;
         for i in 0..n as usize {
-            let word = u64_at(HEADER + 8 * i);
+            let word = u64_at(header + 8 * i);
             let (k, bits) = (word & KEY_BITS, (word >> 56) as u8);
             if word >> 51 & 0x1f != 0
                 || bits >> 4 != 0

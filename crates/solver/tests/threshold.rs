@@ -442,11 +442,34 @@ fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
     let mut classic = ProvenStore::new(alq_engine::RuleSet::Classic);
     classic.entries.insert(5, 1);
     assert!(later.add_store(&classic).is_err());
-    // A contradiction is refused (the searches asked "does Black win?").
+    // A contradiction is refused (the searches asked "does Black win?"),
+    // by a merge and by a solver, which then holds nothing new.
     let (&k, &bits) = loaded.entries.iter().find(|(_, &b)| b & 0b1100 != 0).unwrap();
     let mut wrong = ProvenStore::new(loaded.rules);
     wrong.entries.insert(k, (bits & 0b1100) ^ 0b1100);
+    let fresh_key = Position::start().key();
+    wrong.entries.insert(fresh_key, 0b0010);
     assert!(matches!(loaded.clone().merge(&wrong), Err(alq_solver::SolveError::Contradiction { .. })));
+    let held = later.store_len();
+    assert!(matches!(later.add_store(&wrong), Err(alq_solver::SolveError::Contradiction { .. })));
+    assert_eq!(later.store_len(), held);
+    // The tables field: none here; the larger of two stores when merged;
+    // a format-1 file (no such field) is still read, as not recorded.
+    assert_eq!(loaded.tables, Some(0));
+    let mut over = ProvenStore::new(loaded.rules);
+    over.tables = Some(8);
+    let mut merged = loaded.clone();
+    merged.merge(&over).unwrap();
+    assert_eq!(merged.tables, Some(8));
+    let mut v1 = bytes[..8].to_vec();
+    v1.extend_from_slice(&1u32.to_le_bytes());
+    v1.extend_from_slice(&bytes[12..28]);
+    v1.extend_from_slice(&bytes[32..bytes.len() - 8]);
+    let sum = alq_tablebase::checksum(&[&v1]);
+    v1.extend_from_slice(&sum.to_le_bytes());
+    std::fs::write(&file, &v1).unwrap();
+    let old = ProvenStore::load(&file).unwrap();
+    assert_eq!((old.tables, &old.entries), (None, &loaded.entries));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

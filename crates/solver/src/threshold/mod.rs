@@ -176,6 +176,8 @@ pub struct ThresholdSolver<'a> {
     rules: RuleSet,
     eval: Option<Box<dyn Evaluator>>,
     store: KeyMap<u8>,
+    /// The tables field of the stores read (see [`ProvenStore::tables`]).
+    read_tables: Option<u32>,
     max_store: usize,
     /// Positions expanded per analysis round: at least this many, and at
     /// least an eighth of those expanded so far.
@@ -217,6 +219,7 @@ impl<'a> ThresholdSolver<'a> {
             rules,
             eval,
             store: KeyMap::default(),
+            read_tables: Some(0),
             max_store: 50_000_000,
             min_batch: 256,
             refresh: true,
@@ -250,15 +253,25 @@ impl<'a> ThresholdSolver<'a> {
     /// Adds the answers of a store (of this solver's rules) as leaves for
     /// later searches; a contradiction with what the solver knows is an error.
     pub fn add_store(&mut self, store: &ProvenStore) -> Result<(), SolveError> {
-        let mut mine = self.proven_store();
-        mine.merge(store)?;
-        self.store = mine.entries;
+        if store.rules != self.rules {
+            return Err(SolveError::StoreRules { from: store.rules, into: self.rules });
+        }
+        // Checked first, so that a refused store adds nothing.
+        let merged = |k: &u64, bits: u8| self.store.get(k).copied().unwrap_or(0) | bits;
+        if let Some((&k, _)) = store.entries.iter().find(|(k, &b)| crate::store::contradicts(merged(k, b))) {
+            return Err(SolveError::Contradiction { position: Position::from_key_unchecked(k) });
+        }
+        for (&k, &bits) in &store.entries {
+            *self.store.entry(k).or_insert(0) |= bits;
+        }
+        self.read_tables = self.read_tables.zip(store.tables).map(|(a, b)| a.max(b));
         Ok(())
     }
 
     /// What this solver has settled, as a store.
     pub fn proven_store(&self) -> ProvenStore {
-        ProvenStore { rules: self.rules, entries: self.store.clone() }
+        let tables = self.read_tables.map(|t| t.max(self.tb.map_or(0, |tb| tb.max_pieces())));
+        ProvenStore { rules: self.rules, tables, entries: self.store.clone() }
     }
 
     /// Positions whose win questions this solver has answered.
