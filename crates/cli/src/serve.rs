@@ -126,6 +126,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         s.bytes as f64 / (1 << 20) as f64
     );
     let mut explorer = Explorer::new(index, tables, known, eval, args.eval_nodes);
+    // Kept to write what it settled to --store when the server stops.
+    let mut kept_oracle = None;
     if !args.no_oracle {
         let tb = match &args.tb {
             Some(dir) => Some(alq_tablebase::Tablebase::shared_static(dir)?),
@@ -140,7 +142,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         if let Some(file) = &args.store {
             eprintln!("store {}: {read} positions", file.display());
         }
-        explorer = explorer.with_oracle(Settler::start(Arc::new(oracle), Duration::from_millis(args.oracle_wait)));
+        let oracle = Arc::new(oracle);
+        kept_oracle = Some(Arc::clone(&oracle));
+        explorer = explorer.with_oracle(Settler::start(oracle, Duration::from_millis(args.oracle_wait)));
     }
     let explorer = Arc::new(explorer);
     let addr = format!("{}:{}", args.bind, args.port);
@@ -165,6 +169,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         stop();
     });
     running.join();
+    if let Some(oracle) = kept_oracle {
+        oracle.save()?;
+    }
     eprintln!("stopped");
     Ok(())
 }

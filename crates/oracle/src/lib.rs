@@ -43,8 +43,9 @@ mod shipped;
 mod value;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
 use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver};
@@ -90,7 +91,17 @@ pub struct Oracle<'a> {
     /// The user's store: read at [`Oracle::use_store`], written after every
     /// search that settled something new.
     store_file: Option<PathBuf>,
+    /// Whether searches settled answers the user's store does not hold yet.
+    unsaved: AtomicBool,
+    /// The store file as this oracle last wrote it (modified time, length)
+    /// and when: a file nobody changed since is not read again to merge.
+    saved: Mutex<Option<(SystemTime, u64, Instant)>>,
 }
+
+/// After a search, the user's store is written when the last write is at
+/// least this old (and always when the oracle is dropped, or by
+/// [`Oracle::save`]): a large store takes a second or more to write.
+pub const SAVE_EVERY: Duration = Duration::from_secs(10);
 
 impl<'a> Oracle<'a> {
     /// An oracle under `rules` over the tables `tb` (which must be of the
@@ -99,7 +110,15 @@ impl<'a> Oracle<'a> {
     pub fn new(rules: RuleSet, tb: Option<&'a Tablebase>, eval: Box<dyn Evaluator>, budget: Budget) -> Oracle<'a> {
         let mut solver = ThresholdSolver::new(tb, Some(eval));
         solver.set_rules(rules);
-        Oracle { rules, tb, budget, solver: Mutex::new(solver), store_file: None }
+        Oracle {
+            rules,
+            tb,
+            budget,
+            solver: Mutex::new(solver),
+            store_file: None,
+            unsaved: AtomicBool::new(false),
+            saved: Mutex::new(None),
+        }
     }
 
     pub fn rules(&self) -> RuleSet {
@@ -265,7 +284,11 @@ impl<'a> Oracle<'a> {
         }
         let (value, nodes, settled) = self.search(pos, start, budget)?;
         if settled {
-            self.save()?;
+            self.unsaved.store(true, Ordering::SeqCst);
+            let due = self.saved_lock().is_none_or(|(_, _, at)| at.elapsed() >= SAVE_EVERY);
+            if due {
+                self.save()?;
+            }
         }
         let source = if value == Value::Unknown { Source::None } else { Source::Search };
         Ok(Answer { value, source, nodes, elapsed: start.elapsed() })
@@ -329,22 +352,48 @@ impl<'a> Oracle<'a> {
             .collect()
     }
 
-    /// Writes what the oracle knows to the user's store, merged with the
-    /// file as it is now (another process may have added to it); nothing
-    /// without [`Oracle::use_store`].
+    fn saved_lock(&self) -> std::sync::MutexGuard<'_, Option<(SystemTime, u64, Instant)>> {
+        self.saved.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Writes what the oracle settled to the user's store, merged with the
+    /// file as it is now (another process may have added to it; a file
+    /// unchanged since this oracle wrote it is not read again); nothing
+    /// without [`Oracle::use_store`] or when nothing new was settled. Runs
+    /// by itself after searches at most every [`SAVE_EVERY`], and when the
+    /// oracle is dropped.
     ///
     /// # Errors
     ///
     /// The store file cannot be read, merged or written.
     pub fn save(&self) -> Result<(), OracleError> {
         let Some(path) = &self.store_file else { return Ok(()) };
+        if !self.unsaved.swap(false, Ordering::SeqCst) {
+            return Ok(());
+        }
+        let mut saved = self.saved_lock();
         let mut store = self.lock().proven_store();
-        if path.exists() {
+        let stamp = |p: &Path| std::fs::metadata(p).ok().and_then(|m| Some((m.modified().ok()?, m.len())));
+        let unchanged = matches!((stamp(path), *saved), (Some((t, n)), Some((t0, n0, _))) if t == t0 && n == n0);
+        if path.exists() && !unchanged {
             let on_disk = self.load_own(path)?;
             store.merge(&on_disk).map_err(|source| OracleError::StoreContradiction { path: path.clone(), source })?;
         }
-        store.save(path)?;
+        let result = store.save(path);
+        if result.is_err() {
+            self.unsaved.store(true, Ordering::SeqCst);
+        }
+        result?;
+        *saved = stamp(path).map(|(t, n)| (t, n, Instant::now()));
         Ok(())
+    }
+}
+
+impl Drop for Oracle<'_> {
+    fn drop(&mut self) {
+        if let Err(e) = self.save() {
+            eprintln!("oracle: the store was not written: {e}");
+        }
     }
 }
 

@@ -130,6 +130,8 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut game: Game = opening.game(config.game);
     let mut scores: Vec<Option<Score>> = vec![None; game.plies()];
+    // Plies whose moves were a perfect player's fallback searches.
+    let mut fallback_plies: Vec<u32> = Vec::new();
     // Freshly built players start with empty tables: each game stands alone.
     let mut a = config.a.build();
     let mut b = config.b.build();
@@ -159,6 +161,7 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
             None => player.spec().limits.movetime.unwrap_or(ENGINE_MOVE_TIMEOUT),
         };
         let started = Instant::now();
+        let fallbacks_before = player.fallbacks();
         let choice = match player.play(&game, &mut rng, clock.as_ref(), started + allowed + config.time_margin) {
             Ok(Some(choice)) => choice,
             Ok(None) => break,
@@ -189,6 +192,9 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
             break;
         }
         scores.push(choice.score);
+        if player.fallbacks() > fallbacks_before {
+            fallback_plies.push(game.plies() as u32);
+        }
     }
     let (a_name, b_name) = (config.a.to_string(), config.b.to_string());
     let (white, black) = if a_is_white { (&a_name, &b_name) } else { (&b_name, &a_name) };
@@ -197,7 +203,9 @@ fn play_game(config: &MatchConfig, opening: &Opening, a_is_white: bool, index: u
         OpeningSource::Random(_) => OpeningPart::Random(plies),
         OpeningSource::AllAfter(_) | OpeningSource::Book(_) => OpeningPart::Book(plies),
     };
-    let record = GameRecord::from_game(index, seed, white, black, &game, plies, &scores).with_opening(&[part]);
+    let record = GameRecord::from_game(index, seed, white, black, &game, plies, &scores)
+        .with_opening(&[part])
+        .with_fallbacks(&fallback_plies);
     // Where the game entered the tables, by the larger of the players' tables.
     let tables = [&config.a.tables, &config.b.tables].into_iter().flatten().max_by_key(|t| t.max_pieces());
     let record = match tables {

@@ -31,9 +31,7 @@
 //!    random (uniform);
 //! 6. else, nothing known: a search (hce) among the moves not proven to
 //!    lose, counted as a fallback ([`crate::Player::fallbacks`], the match
-//!    report's `fallbacks`); the record shows it too: a perfect player's
-//!    own moves have no score in the record's `scores` column, a fallback
-//!    move has the search's score.
+//!    report's `fallbacks`, and the game record's `fallback_plies`).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -184,6 +182,16 @@ pub(crate) struct Perfect {
     choosing: Choosing,
     /// Moves chosen by search because nothing was known.
     pub(crate) fallbacks: u32,
+}
+
+impl Drop for Perfect {
+    /// The shared oracle lives as long as the process: each game's end
+    /// writes what it settled to the store.
+    fn drop(&mut self) {
+        if let Err(e) = self.oracle.save() {
+            eprintln!("perfect: the store was not written: {e}");
+        }
+    }
 }
 
 impl Perfect {

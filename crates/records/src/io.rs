@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::record::{GameRecord, ReplayedGame};
 
 /// The header of a games file, in order.
-pub const COLUMNS: [&str; 18] = [
+pub const COLUMNS: [&str; 19] = [
     "id",
     "seed",
     "rules",
@@ -25,14 +25,15 @@ pub const COLUMNS: [&str; 18] = [
     "scores",
     "tb_ply",
     "tb_value",
+    "fallback_plies",
     "no_progress",
     "max_plies",
     "format",
 ];
 
 /// Columns added after format 1 (`opening` in 2, `tb_ply` and `tb_value`
-/// in 3): files of older formats lack them.
-const LATER_COLUMNS: [&str; 3] = ["opening", "tb_ply", "tb_value"];
+/// in 3, `fallback_plies` in 4): files of older formats lack them.
+const LATER_COLUMNS: [&str; 4] = ["opening", "tb_ply", "tb_value", "fallback_plies"];
 
 /// A problem with a games file, naming the file and, where it applies, the line.
 #[derive(Debug, Error)]

@@ -20,9 +20,10 @@
 //! | `scores` | the searcher's score for each move, mover's view, space-separated: centipawns (`35`), `w12` (win in 12 plies), `l7` (loss in 7), `d` (a draw proven by endgame tables, format 3); an empty entry for a move not chosen by search |
 //! | `tb_ply` | games played with endgame tables: the ply at which the game first reached a position the tables cover (0: the start position); empty otherwise (format 3) |
 //! | `tb_value` | the exact value of that position from **White's** view: `win D`, `loss D` (D plies from that position to the end with perfect play) or `draw`; empty when `tb_ply` is (format 3) |
+//! | `fallback_plies` | the plies (1: the first move) whose moves a perfect player chose by search because the oracle knew no value within its budget, space-separated; empty for other players and when there were none (format 4) |
 //! | `no_progress` | the no-progress limit the game was played with (empty: off) |
 //! | `max_plies` | the ply cap the game was played with (empty: none) |
-//! | `format` | the format version, `3` (files of versions 1 and 2 are still read: version 1 lacks `opening`, whose plies then count as of unknown kind; versions 1 and 2 lack `tb_ply` and `tb_value`). Appending to a file of an older format is refused |
+//! | `format` | the format version, `4` (files of versions 1 to 3 are still read: version 1 lacks `opening`, whose plies then count as of unknown kind; versions 1 and 2 lack `tb_ply` and `tb_value`; versions 1 to 3 lack `fallback_plies`). Appending to a file of an older format is refused |
 //!
 //! Reading replays every game: an illegal move, a result that does not
 //! follow from the final position, or a malformed row is an error naming

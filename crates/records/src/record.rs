@@ -5,9 +5,10 @@ use serde::{Deserialize, Serialize};
 use alq_engine::{Exact, Game, GameConfig, Position, RuleSet, Score, Side, Termination};
 
 /// The version written in every row's `format` column. Version 2 added the
-/// `opening` column, version 3 `tb_ply` and `tb_value` and the `d` score;
-/// versions 1 and 2 are still read (see [`GameRecord::opening_parts`]).
-pub const FORMAT_VERSION: u32 = 3;
+/// `opening` column, version 3 `tb_ply` and `tb_value` and the `d` score,
+/// version 4 `fallback_plies`; versions 1 to 3 are still read (see
+/// [`GameRecord::opening_parts`]).
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The `termination` of a game lost by forfeit (see [`GameRecord::with_forfeit`]).
 pub const FORFEIT: &str = "forfeit";
@@ -68,6 +69,10 @@ pub enum GameError {
     Format { format: u32 },
     #[error("format {format} has no tb_ply or tb_value")]
     NoTableColumns { format: u32 },
+    #[error("format {format} has no fallback_plies")]
+    NoFallbackColumn { format: u32 },
+    #[error("fallback_plies {text:?}: expected increasing ply numbers from 1 to plies ({plies})")]
+    FallbackPlies { text: String, plies: u32 },
     #[error("tb_ply and tb_value must be both set or both empty")]
     TableColumns,
     #[error("{0}")]
@@ -180,6 +185,11 @@ pub struct GameRecord {
     /// `loss D`, `draw`; D in plies from that position), when known (format 3).
     #[serde(default)]
     pub tb_value: String,
+    /// The plies (1 = the first move) whose moves a perfect player chose by
+    /// search because the oracle knew no value within its budget,
+    /// space-separated (format 4).
+    #[serde(default)]
+    pub fallback_plies: String,
     pub no_progress: Option<u32>,
     pub max_plies: Option<u32>,
     pub format: u32,
@@ -261,6 +271,7 @@ impl GameRecord {
             scores: scores.iter().map(|s| format_score(*s)).collect::<Vec<_>>().join(" "),
             tb_ply: None,
             tb_value: String::new(),
+            fallback_plies: String::new(),
             no_progress: config.no_progress_limit,
             max_plies: config.max_plies,
             format: FORMAT_VERSION,
@@ -295,6 +306,24 @@ impl GameRecord {
         self.tb_ply = Some(ply);
         self.tb_value = white_value.to_string();
         self
+    }
+
+    /// The same record with the plies (1 = the first move) whose moves were
+    /// fallback searches of a perfect player.
+    pub fn with_fallbacks(mut self, plies: &[u32]) -> GameRecord {
+        self.fallback_plies = plies.iter().map(u32::to_string).collect::<Vec<_>>().join(" ");
+        self
+    }
+
+    /// The plies of [`GameRecord::with_fallbacks`].
+    pub fn fallbacks(&self) -> Result<Vec<u32>, GameError> {
+        let bad = || GameError::FallbackPlies { text: self.fallback_plies.clone(), plies: self.plies };
+        let plies: Vec<u32> =
+            self.fallback_plies.split_whitespace().map(|w| w.parse().map_err(|_| bad())).collect::<Result<_, _>>()?;
+        if plies.iter().any(|&p| p == 0 || p > self.plies) || plies.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(bad());
+        }
+        Ok(plies)
     }
 
     /// The ply and White's exact value of the first position in the tables,
@@ -371,6 +400,10 @@ impl GameRecord {
         if self.format < 3 && (self.tb_ply.is_some() || !self.tb_value.is_empty()) {
             return Err(GameError::NoTableColumns { format: self.format });
         }
+        if self.format < 4 && !self.fallback_plies.is_empty() {
+            return Err(GameError::NoFallbackColumn { format: self.format });
+        }
+        self.fallbacks()?;
         if let Some((ply, _)) = self.table_entry()? {
             if ply > self.plies {
                 return Err(GameError::TablePly { ply, plies: self.plies });

@@ -176,7 +176,8 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
     assert!(first_error(&written(&[junk], "junk.csv")).contains("bad exact value"));
 
     // A format-2 file (no tb columns) is read; appending to it is refused.
-    let v2_columns: Vec<&str> = alq_records::COLUMNS.iter().copied().filter(|c| !c.starts_with("tb_")).collect();
+    let v2_columns: Vec<&str> =
+        alq_records::COLUMNS.iter().copied().filter(|c| !c.starts_with("tb_") && *c != "fallback_plies").collect();
     let mut v2 = csv::Writer::from_writer(Vec::new());
     v2.write_record(&v2_columns).unwrap();
     let p = &plain;
@@ -205,6 +206,23 @@ fn table_entries_round_trip_and_older_formats_stay_readable() {
     assert_eq!((read.len(), read[0].record.format, read[0].record.tb_ply), (1, 2, None));
     let err = RecordWriter::append(&old).err().expect("appending to format 2 is refused").to_string();
     assert!(err.contains("another column layout"), "{err}");
+}
+
+#[test]
+fn fallback_plies_round_trip_and_bad_ones_are_refused() {
+    let (game, scores) = random_game(12, 200);
+    let plain = GameRecord::from_game(0, 12, "perfect", "b", &game, 0, &scores);
+    let marked = GameRecord { id: 1, ..plain.clone() }.with_fallbacks(&[1, 3]);
+    let path = written(&[plain.clone(), marked.clone()], "fallbacks.csv");
+    let read: Vec<_> = RecordReader::open(&path).unwrap().collect::<Result<_, _>>().unwrap();
+    assert_eq!(read[0].record.fallbacks(), Ok(vec![]));
+    assert_eq!(read[1].record.fallbacks(), Ok(vec![1, 3]));
+    for bad in ["0", "3 1", "1 1", "x", &(game.plies() + 1).to_string()] {
+        let wrong = GameRecord { fallback_plies: bad.to_string(), ..plain.clone() };
+        assert!(matches!(wrong.replay(), Err(alq_records::GameError::FallbackPlies { .. })), "{bad:?} accepted");
+    }
+    let older = GameRecord { format: 3, ..marked };
+    assert!(matches!(older.replay(), Err(alq_records::GameError::NoFallbackColumn { format: 3 })));
 }
 
 #[test]

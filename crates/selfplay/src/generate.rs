@@ -348,13 +348,20 @@ pub fn play_game(config: &SelfplayConfig, spec: &PlayerSpec, book: &[Opening], i
         parts.push(OpeningPart::NearBest { plies, cp });
     }
     let opening_plies = parts.iter().map(|p| p.plies()).sum();
+    let mut fallback_plies = Vec::new();
     while !game.is_over() {
+        let before = player.fallbacks();
         let Some(choice) = player.choose(&game, &mut rng) else { break };
         game.play(choice.mv).expect("the player chooses a legal move");
         scores.push(choice.score);
+        if player.fallbacks() > before {
+            fallback_plies.push(game.plies() as u32);
+        }
     }
     let name = spec.to_string();
-    let record = GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores).with_opening(&parts);
+    let record = GameRecord::from_game(index, seed, &name, &name, &game, opening_plies, &scores)
+        .with_opening(&parts)
+        .with_fallbacks(&fallback_plies);
     match &spec.tables {
         Some(tables) => tables.mark_entry(&game, record),
         None => record,
