@@ -29,7 +29,9 @@
 //! 5. else, every move known to lose: the move after which most replies
 //!    are known to let the draw or the win back (ultra-strong), or one at
 //!    random (uniform);
-//! 6. else, nothing known: a search (hce) among the moves not proven to
+//! 6. else, nothing known even when asked again ten times longer (the
+//!    position, whose proof often settles a move, then each open move): a
+//!    search (hce) among the moves not proven to
 //!    lose, counted as a fallback ([`crate::Player::fallbacks`], the match
 //!    report's `fallbacks`, and the game record's `fallback_plies`).
 
@@ -356,15 +358,25 @@ impl Perfect {
             return Some(Choice { mv: self.pick(&pos, &all, Value::Loss, None, rng), score: None });
         }
         // Nothing known to hold: ask once more, ten times longer, about the
-        // moves still open, then search among the moves not proven lost
+        // position and the moves still open, then search among the moves
+        // not proven lost
         // (all of them when every move loses).
         if !retried {
+            // The position's own proof settles a move that keeps its value
+            // (its graph holds the answers), often faster than the moves'
+            // questions one by one.
             let longer = Budget { time: self.oracle.budget().time.map(|t| t * 10), ..self.oracle.budget() };
+            let _ = self.oracle.value_within(&pos, longer);
             let mut changed = false;
             for (mv, value) in values.iter_mut().filter(|(_, v)| !matches!(v, Value::Loss | Value::Win)) {
-                if let Ok(a) = self.oracle.value_within(&pos.play(*mv), longer) {
-                    changed |= a.value.for_other_side() != *value;
-                    *value = a.value.for_other_side();
+                let child = pos.play(*mv);
+                let now = match self.oracle.known(&child) {
+                    Ok(Some((v, _))) => Some(v),
+                    _ => self.oracle.value_within(&child, longer).ok().map(|a| a.value),
+                };
+                if let Some(v) = now.map(Value::for_other_side) {
+                    changed |= v != *value;
+                    *value = v;
                 }
             }
             if changed {
