@@ -14,7 +14,10 @@
 //!    user's) and everything this oracle settled since (`store`);
 //! 4. threshold searches of the two win questions that decide the value
 //!    ("does the mover win?", "does the opponent win?"), sharing what they
-//!    prove, within the oracle's [`Budget`] (`search`).
+//!    prove, within the oracle's [`Budget`] (`search`); a stored bound has
+//!    its open question searched too (unless
+//!    [`Oracle::set_settle_bounds`] says not to), keeping the store as
+//!    its source when the search adds nothing.
 //!
 //! What a search settles (every position of its graph whose question it
 //! answered, not only the root) is kept for later questions and, with
@@ -96,6 +99,9 @@ pub struct Oracle<'a> {
     /// The store file as this oracle last wrote it (modified time, length)
     /// and when: a file nobody changed since is not read again to merge.
     saved: Mutex<Option<(SystemTime, u64, Instant)>>,
+    /// Whether a stored bound (`≥draw`, `≤draw`) is searched further for
+    /// the exact value (the default), or answered as it is.
+    settle_bounds: bool,
 }
 
 /// After a search, the user's store is written when the last write is at
@@ -118,6 +124,7 @@ impl<'a> Oracle<'a> {
             store_file: None,
             unsaved: AtomicBool::new(false),
             saved: Mutex::new(None),
+            settle_bounds: true,
         }
     }
 
@@ -127,6 +134,13 @@ impl<'a> Oracle<'a> {
 
     pub fn budget(&self) -> Budget {
         self.budget
+    }
+
+    /// Whether a bound found in a store is searched further for the exact
+    /// value within the budget (`true`, the default), or answered at once
+    /// (a player that needs only to know which moves hold).
+    pub fn set_settle_bounds(&mut self, settle: bool) {
+        self.settle_bounds = settle;
     }
 
     /// Each question's budget from now on.
@@ -279,9 +293,12 @@ impl<'a> Oracle<'a> {
     /// As [`Oracle::value`].
     pub fn value_within(&self, pos: &Position, budget: Budget) -> Result<Answer, OracleError> {
         let start = Instant::now();
-        if let Some((value, source)) = self.known(pos)? {
+        let known = self.known(pos)?;
+        if let Some((value, source)) = known.filter(|(v, _)| v.is_exact() || !self.settle_bounds) {
             return Ok(Answer { value, source, nodes: 0, elapsed: start.elapsed() });
         }
+        // Nothing known, or a bound: search what is open (a stored answer
+        // is not asked again).
         let (value, nodes, settled) = self.search(pos, start, budget)?;
         if settled {
             self.unsaved.store(true, Ordering::SeqCst);
@@ -290,7 +307,12 @@ impl<'a> Oracle<'a> {
                 self.save()?;
             }
         }
-        let source = if value == Value::Unknown { Source::None } else { Source::Search };
+        let source = match (value, known) {
+            (Value::Unknown, _) => Source::None,
+            // The search added nothing to the stored bound.
+            (v, Some((known, source))) if v == known => source,
+            _ => Source::Search,
+        };
         Ok(Answer { value, source, nodes, elapsed: start.elapsed() })
     }
 

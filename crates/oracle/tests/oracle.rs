@@ -183,3 +183,36 @@ fn the_shipped_proofs_settle_the_start_and_its_first_moves() {
     // Without the proofs a one-node budget knows nothing.
     assert_eq!(oracle(None, 1).value(&start).unwrap().value, Value::Unknown);
 }
+
+#[test]
+fn a_stored_bound_is_searched_for_the_exact_value_unless_told_not_to() {
+    // Drawn 5- and 6-piece positions, each stored only as "the opponent of
+    // the mover does not win" (≥draw): the oracle searches the open question.
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let mut drawn = Vec::new();
+    while drawn.len() < 5 {
+        let pos = random_position(&mut rng, 5, 6);
+        if !pos.is_lost_in(RuleSet::BrainKing) && truth().probe_wdl(&pos).unwrap().0 == Wdl::Draw {
+            drawn.push(pos);
+        }
+    }
+    let file = scratch("bound").join("bound.store");
+    let mut store = ProvenStore::new(RuleSet::BrainKing);
+    for pos in &drawn {
+        // "does not win" of the side not to move: bit 1 (White) or 3 (Black).
+        let bit = if pos.side_to_move() == alq_engine::Side::White { 1 << 3 } else { 1 << 1 };
+        store.entries.insert(pos.key(), bit);
+    }
+    store.save(&file).unwrap();
+    let settling = oracle(Some(leaves()), 1_000_000);
+    settling.read_store(&file).unwrap();
+    let mut lazy = oracle(Some(leaves()), 1_000_000);
+    lazy.set_settle_bounds(false);
+    lazy.read_store(&file).unwrap();
+    for pos in &drawn {
+        let a = settling.value(pos).unwrap();
+        assert_eq!((a.value, a.source), (Value::Draw, Source::Search), "{pos}");
+        let b = lazy.value(pos).unwrap();
+        assert_eq!((b.value, b.source, b.nodes), (Value::AtLeastDraw, Source::Store, 0), "{pos}");
+    }
+}
