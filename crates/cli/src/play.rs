@@ -49,6 +49,12 @@ pub struct PlayArgs {
     /// oracle's exact value of the position and of the hinted move.
     #[arg(long, value_name = "FILE")]
     store: Option<PathBuf>,
+    /// Play against this player instead of the engine: any `alq match`
+    /// player spec, e.g. `perfect@tb=data/tb` (perfect play where the
+    /// oracle knows the value), `hce@nodes=1000`, `random` (`hint` still
+    /// asks the engine).
+    #[arg(long, value_name = "SPEC")]
+    opponent: Option<String>,
     /// Append the finished game to this games file (records format).
     #[arg(long, value_name = "FILE")]
     save: Option<PathBuf>,
@@ -70,6 +76,16 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         Some(t) => format!("{}@{limits},tb={}", eval.describe(), t.dir),
         None => format!("{}@{limits}", eval.describe()),
     };
+    let mut opponent = match &args.opponent {
+        Some(text) => {
+            let spec = alq_play::PlayerSpec::parse(text, limits)?.with_tables(tables.as_ref());
+            spec.check_rules(rules)?;
+            Some(spec.build())
+        }
+        None => None,
+    };
+    let engine_name = opponent.as_ref().map_or(engine_name, |p| p.spec().to_string());
+    let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(std::process::id().into());
     let mut searcher = Searcher::new(eval, SearchConfig { hash_mb: 64 });
     searcher.set_threads(args.threads as usize);
     crate::players::attach_tables(&mut searcher, tables.as_ref());
@@ -94,6 +110,14 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     print_board(&game);
     while !game.is_over() {
         if game.position().side_to_move() != human {
+            if let Some(player) = opponent.as_mut() {
+                let Some(choice) = player.choose(&game, &mut rng) else { break };
+                game.play(choice.mv).context("opponent move")?;
+                scores.push(choice.score);
+                println!("{engine_name} plays {}", choice.mv);
+                print_board(&game);
+                continue;
+            }
             let result = searcher.search(&game, limits, |_| {});
             let Some(mv) = result.best else { break };
             game.play(mv).context("engine move")?;

@@ -105,9 +105,15 @@ fn analyze_prints_the_exact_value_first_with_a_store() {
 
 /// `alq play` with a store, fed `input` on standard input: its output.
 fn play_with_store(store: &std::path::Path, input: &[u8]) -> String {
+    play_with(&["--store", store.to_str().unwrap()], input)
+}
+
+/// `alq play --nodes 500 --eval hce ARGS`, fed `input`: its output.
+fn play_with(args: &[&str], input: &[u8]) -> String {
     use std::io::Write;
     let mut child = std::process::Command::new(common::ALQ)
-        .args(["play", "--nodes", "500", "--eval", "hce", "--store", store.to_str().unwrap()])
+        .args(["play", "--nodes", "500", "--eval", "hce"])
+        .args(args)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
@@ -128,4 +134,22 @@ fn play_hint_shows_exact_values_with_a_store() {
     assert!(!text.contains("exact:"), "{text}");
     let text = play_with_store(&store, b"hint\nquit\n");
     assert!(text.contains("exact: the position is draw for you (store);"), "{text}");
+}
+
+#[test]
+fn play_against_the_perfect_player_keeps_its_win() {
+    // d2-c3 loses: the perfect player (Black) answers with a move that keeps
+    // Black's win, by the oracle.
+    let text = play_with(&["--opponent", "perfect@movetime=50"], b"d2-c3\nquit\n");
+    let reply = text
+        .lines()
+        .find_map(|l| l.strip_prefix("perfect@movetime=50 plays "))
+        .unwrap_or_else(|| panic!("no reply in {text}"))
+        .trim()
+        .to_string();
+    let line = format!("d2-c3 {reply}");
+    let value = stdout(&alq(&["oracle", "--moves", &line, "--no-moves", "--nodes", "1"]));
+    assert!(value.starts_with("value loss "), "{line}: {value}");
+    let bad = alq(&["play", "--opponent", "perfect@colour=red"]);
+    assert_eq!(bad.status.code(), Some(2));
 }
