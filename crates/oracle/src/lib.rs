@@ -302,10 +302,7 @@ impl<'a> Oracle<'a> {
         let (value, nodes, settled) = self.search(pos, start, budget)?;
         if settled {
             self.unsaved.store(true, Ordering::SeqCst);
-            let due = self.saved_lock().is_none_or(|(_, _, at)| at.elapsed() >= SAVE_EVERY);
-            if due {
-                self.save()?;
-            }
+            self.save_if_due()?;
         }
         let source = match (value, known) {
             (Value::Unknown, _) => Source::None,
@@ -325,6 +322,9 @@ impl<'a> Oracle<'a> {
         let before = solver.store_len();
         let mover = pos.side_to_move();
         let mut nodes = 0;
+        // A search that settles its question adds an answer, perhaps to a
+        // position already stored with the other one (the count stays).
+        let mut answered = false;
         let mut ask = |solver: &mut ThresholdSolver<'a>, side: Side, share: f64| -> Result<Outcome, OracleError> {
             if let Some(known) = solver.stored(pos, side) {
                 return Ok(if known { Outcome::Proven } else { Outcome::Disproven });
@@ -335,6 +335,7 @@ impl<'a> Oracle<'a> {
             }
             let result = solver.solve(pos, Goal::wins_of(side), &budget, &mut |_| {})?;
             nodes += result.nodes;
+            answered |= result.outcome != Outcome::Unknown;
             Ok(result.outcome)
         };
         let mut ours = ask(&mut solver, mover, 0.5)?;
@@ -351,7 +352,8 @@ impl<'a> Oracle<'a> {
             Outcome::Unknown => None,
         };
         let value = Value::from_questions(settled(ours), settled(theirs));
-        Ok((value, nodes, solver.store_len() > before))
+        let grew = solver.store_len() > before;
+        Ok((value, nodes, grew || answered))
     }
 
     /// Every legal move of `pos` with the value it gives the side that
@@ -372,6 +374,20 @@ impl<'a> Oracle<'a> {
                 Ok((mv, Answer { value: answer.value.for_other_side(), ..answer }))
             })
             .collect()
+    }
+
+    /// [`Oracle::save`] when the last write is at least [`SAVE_EVERY`] old
+    /// (or there was none).
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::save`].
+    pub fn save_if_due(&self) -> Result<(), OracleError> {
+        let due = self.saved_lock().is_none_or(|(_, _, at)| at.elapsed() >= SAVE_EVERY);
+        if due {
+            self.save()?;
+        }
+        Ok(())
     }
 
     fn saved_lock(&self) -> std::sync::MutexGuard<'_, Option<(SystemTime, u64, Instant)>> {

@@ -190,10 +190,11 @@ pub(crate) struct Perfect {
 }
 
 impl Drop for Perfect {
-    /// The shared oracle lives as long as the process: each game's end
-    /// writes what it settled to the store.
+    /// The shared oracle lives as long as the process: a game's end writes
+    /// what it settled to the store when the last write is 10 s old
+    /// ([`alq_oracle::SAVE_EVERY`]; a large store takes a second to write).
     fn drop(&mut self) {
-        if let Err(e) = self.oracle.save() {
+        if let Err(e) = self.oracle.save_if_due() {
             eprintln!("perfect: the store was not written: {e}");
         }
     }
