@@ -11,10 +11,10 @@
 //!    position is in one (a shipped one: Black's win after `d2-c3`), else
 //!    one chosen to make progress: a move
 //!    that ends the game, else the fewest plies to the end by distance
-//!    tables, else a move that does not repeat a position of the game, then
-//!    the most captures, then a forward move before a sideways one (under
-//!    BrainKing's rules captures and forward moves never come back, so a
-//!    won game cannot circle as long as such moves keep the win);
+//!    tables, else a capture or a forward move (under BrainKing's rules
+//!    they never come back, so a won game cannot circle as long as such
+//!    moves keep the win), then a move that does not repeat a position of
+//!    the game, then the most captures;
 //! 4. else a move that keeps at least a draw: the move of a drawing
 //!    strategy of its side (the shipped certificates,
 //!    [`alq_oracle::shipped_certificates`], among them `start-white-draws`
@@ -235,7 +235,7 @@ impl Perfect {
     }
 
     /// How much a winning move advances the win (larger is better).
-    fn progress(&self, game: &Game, mv: Move) -> (bool, std::cmp::Reverse<u32>, bool, usize, bool) {
+    fn progress(&self, game: &Game, mv: Move) -> (bool, std::cmp::Reverse<u32>, bool, bool, usize, bool) {
         let pos = game.position();
         let child = pos.play(mv);
         let ends = child.is_lost_in(game.rules());
@@ -252,7 +252,10 @@ impl Perfect {
             Side::White => mv.to().rank() > mv.from().rank(),
             Side::Black => mv.to().rank() < mv.from().rank(),
         };
-        (ends, std::cmp::Reverse(distance), fresh, mv.jumps(), forward)
+        // Captures and forward moves never come back: a win kept by them
+        // cannot circle, where sideways moves can (a repetition draws).
+        let irreversible = mv.jumps() > 0 || forward;
+        (ends, std::cmp::Reverse(distance), irreversible, fresh, mv.jumps(), forward)
     }
 
     /// One of `moves`, which all keep `kept` (for the mover), by the
