@@ -24,7 +24,7 @@
 //!    construction), or a move the oracle proved to keep at least a draw.
 //!    Among these it chooses by [`Choosing`]: by default ("ultra-strong")
 //!    the one after which most of the opponent's replies are known to lose
-//!    (see [`trap_share`](Perfect::trap_share)), ties to the strategy's
+//!    (the replies whose positions the oracle knows without a search), ties to the strategy's
 //!    move, then at random; `choice=uniform` picks uniformly;
 //! 5. else, every move known to lose: the move after which most replies
 //!    are known to let the draw or the win back (ultra-strong), or one at
