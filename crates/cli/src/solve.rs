@@ -99,8 +99,10 @@ pub struct SolveArgs {
     /// Merge these proven-position stores into `--store` (created if
     /// missing) and exit; a contradiction between them is an error and
     /// nothing is written. A certificate (`.cert`) adds what it proves of
-    /// every position in it, unchecked: check it first (`--check`). The
-    /// shipped store is made so: `--merge data/proofs/*.cert --store
+    /// every position in it, unchecked: check it first (`--check`); an
+    /// opening book (`.csv`, `alq openings --solve`) adds its exact values.
+    /// The shipped store is made so: `--merge data/proofs/*.cert
+    /// docs/results/opening-tree-ply6-threshold.csv --store
     /// data/proofs/shipped.store`.
     #[arg(long, value_name = "FILE", num_args = 1.., requires = "store", conflicts_with_all = ["certificate", "resume", "check"])]
     merge: Vec<PathBuf>,
@@ -449,6 +451,42 @@ pub fn tables_text(tables: Option<u32>) -> String {
     }
 }
 
+/// The proven values of an opening book (`alq openings --solve`'s CSV:
+/// `position` and `exact_value`, side to move's view: `win`, `loss`,
+/// `draw`, `≥ draw`, `≤ draw`, or empty) as a store, with the tables of
+/// `like` (a book does not say which it used).
+fn book_store(
+    file: &std::path::Path,
+    rules: RuleSet,
+    like: &alq_solver::ProvenStore,
+) -> anyhow::Result<alq_solver::ProvenStore> {
+    use anyhow::Context;
+    let mut reader = csv::Reader::from_path(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let headers = reader.headers().with_context(|| format!("{}: header", file.display()))?.clone();
+    let column = |name: &str| {
+        headers.iter().position(|h| h == name).with_context(|| format!("{}: no `{name}` column", file.display()))
+    };
+    let (pc, vc) = (column("position")?, column("exact_value")?);
+    let mut store = alq_solver::ProvenStore::new(rules);
+    store.tables = like.tables;
+    for (i, row) in reader.records().enumerate() {
+        let at = || format!("{}: row {}", file.display(), i + 2);
+        let row = row.with_context(at)?;
+        let pos: alq_engine::Position = row.get(pc).unwrap_or("").parse().with_context(at)?;
+        let (mover, opponent) = match row.get(vc).unwrap_or("").trim() {
+            "" => continue,
+            "win" => (Some(true), None),
+            "loss" => (None, Some(true)),
+            "draw" => (Some(false), Some(false)),
+            "≥ draw" | "≥draw" => (None, Some(false)),
+            "≤ draw" | "≤draw" => (Some(false), None),
+            other => bail!("{}: exact value {other:?} (expected win, loss, draw, ≥ draw or ≤ draw)", at()),
+        };
+        store.add_answers(&pos, mover, opponent).with_context(at)?;
+    }
+    Ok(store)
+}
+
 /// `alq solve --merge IN... --store OUT`.
 fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
     let out = args.store.as_deref().expect("clap requires --store with --merge");
@@ -461,7 +499,9 @@ fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
                 std::io::Read::read_exact(&mut f, &mut magic).map(|()| &magic == b"ALQPROV\n")
             })
             .unwrap_or(false);
-        let store = if is_store || file.extension().is_none_or(|e| e != "cert") {
+        let store = if !is_store && file.extension().is_some_and(|e| e == "csv") {
+            book_store(file, rules, &merged)?
+        } else if is_store || file.extension().is_none_or(|e| e != "cert") {
             load_store(file, rules)?
         } else {
             let cert = alq_solver::Certificate::read(file)?;

@@ -1,11 +1,13 @@
 //! The proofs the project ships (data/proofs, embedded): the start's draw
 //! for either side and the first moves' results, as certificates. They were
 //! checked against the ≤ 12-piece tables when they were made (`alq solve
-//! --check`). The oracle reads what they prove of every position in them
-//! from the shipped store, `data/proofs/shipped.store` (made from them by
-//! `alq solve --merge data/proofs/*.cert --store data/proofs/shipped.store`;
-//! a test checks that it still is exactly that); the perfect player follows
-//! their moves.
+//! --check`). The oracle reads what they prove of every position in them,
+//! and the ply-6 opening tree's proven values
+//! (docs/results/opening-tree-ply6-threshold.csv), from the shipped store,
+//! `data/proofs/shipped.store` (made by `alq solve --merge
+//! data/proofs/*.cert docs/results/opening-tree-ply6-threshold.csv --store
+//! data/proofs/shipped.store`; a test checks that it still is exactly
+//! that); the perfect player follows the certificates' moves.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -60,10 +62,26 @@ mod tests {
     use alq_solver::Goal;
 
     #[test]
-    fn the_shipped_store_is_what_the_shipped_certificates_prove() {
+    fn the_shipped_store_is_what_the_shipped_certificates_and_opening_tree_prove() {
         let mut union = ProvenStore::new(RuleSet::BrainKing);
         for cert in shipped_certificates() {
             union.merge(&ProvenStore::from_certificate(cert)).unwrap();
+        }
+        // The ply-6 opening tree's values: position (column 3) and
+        // exact_value (column 6), side to move's view.
+        let book = include_str!("../../../docs/results/opening-tree-ply6-threshold.csv");
+        for row in book.lines().skip(1) {
+            let fields: Vec<&str> = row.split(',').collect();
+            let pos: Position = fields[2].parse().unwrap();
+            let (mover, opponent) = match fields[5] {
+                "win" => (Some(true), None),
+                "loss" => (None, Some(true)),
+                "draw" => (Some(false), Some(false)),
+                "≥ draw" => (None, Some(false)),
+                "≤ draw" => (Some(false), None),
+                _ => (None, None),
+            };
+            union.add_answers(&pos, mover, opponent).unwrap();
         }
         let store = shipped_store();
         assert_eq!((store.rules, store.tables), (RuleSet::BrainKing, Some(12)));

@@ -87,6 +87,33 @@ impl ProvenStore {
         store
     }
 
+    /// Adds what is known of `pos`: whether its side to move wins and
+    /// whether its opponent wins (`None`: not known); a contradiction with
+    /// what the store holds names the position.
+    pub fn add_answers(
+        &mut self,
+        pos: &Position,
+        mover_wins: Option<bool>,
+        opponent_wins: Option<bool>,
+    ) -> Result<(), SolveError> {
+        let mover = pos.side_to_move();
+        let mut bits = 0;
+        for (side, answer) in [(mover, mover_wins), (mover.opponent(), opponent_wins)] {
+            if let Some(wins) = answer {
+                bits |= answer_bit(side, wins);
+            }
+        }
+        if bits == 0 {
+            return Ok(());
+        }
+        let merged = self.entries.get(&pos.key()).copied().unwrap_or(0) | bits;
+        if contradicts(merged) {
+            return Err(SolveError::Contradiction { position: *pos });
+        }
+        self.entries.insert(pos.key(), merged);
+        Ok(())
+    }
+
     /// Adds `other`'s answers; a contradiction names the position.
     pub fn merge(&mut self, other: &ProvenStore) -> Result<(), SolveError> {
         if other.rules != self.rules {
