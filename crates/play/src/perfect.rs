@@ -8,7 +8,11 @@
 //! 2. the oracle's value of every move (tables, stores, threshold searches
 //!    within the `movetime` budget of each position asked);
 //! 3. a move that wins, if one is known: a win proof's move where the
-//!    position is in one (a shipped one: Black's win after `d2-c3`), else
+//!    position is in one (a shipped one: Black's win after `d2-c3`, or one
+//!    it proved in the game: the first time it stands in a won position
+//!    with more pieces than the distance tables hold, it proves the win
+//!    with a certificate whose leaves are distance-table positions, within
+//!    twenty times its budget, and follows its ranks), else
 //!    one chosen to make progress: a move
 //!    that ends the game, else the fewest plies to the end by distance
 //!    tables, else a capture or a forward move (under BrainKing's rules
@@ -46,8 +50,8 @@ use rand::Rng;
 use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Position, RuleSet, Score, Searcher, Side};
 use alq_oracle::{Oracle, Value};
 use alq_solver::certificate::Step;
-use alq_solver::{Budget, Certificate};
-use alq_tablebase::{Exact, Tablebase};
+use alq_solver::{Budget, Certificate, Goal, Outcome, ThresholdSolver};
+use alq_tablebase::{Exact, Kind, Tablebase};
 
 use crate::players::Choice;
 
@@ -184,6 +188,10 @@ pub(crate) struct Perfect {
     tb: Option<&'static Tablebase>,
     shipped: Arc<Strategies>,
     own: Option<Arc<Strategies>>,
+    /// Win proofs found in this game (with their ranks), followed to the end.
+    proofs: Strategies,
+    /// Whether a win proof was tried in this game already and failed.
+    proof_failed: bool,
     choosing: Choosing,
     /// Moves chosen by search because nothing was known.
     pub(crate) fallbacks: u32,
@@ -225,13 +233,50 @@ impl Perfect {
             }
             None => None,
         };
-        Ok(Perfect { oracle, tb, shipped: shipped(rules)?, own, choosing: settings.choosing, fallbacks: 0 })
+        Ok(Perfect {
+            oracle,
+            tb,
+            shipped: shipped(rules)?,
+            own,
+            proofs: Strategies::default(),
+            proof_failed: false,
+            choosing: settings.choosing,
+            fallbacks: 0,
+        })
     }
 
     /// The move of a strategy the player follows, if `pos` is in one, and
     /// whether the strategy wins.
     fn strategy_move(&self, pos: &Position) -> Option<(Move, bool)> {
-        self.own.as_ref().and_then(|s| s.get(pos)).or_else(|| self.shipped.get(pos))
+        self.proofs.get(pos).or_else(|| self.own.as_ref().and_then(|s| s.get(pos))).or_else(|| self.shipped.get(pos))
+    }
+
+    /// A win proof for the side to move at `pos`, with its certificate (the
+    /// ranks fall with every move, so following it cannot circle), within
+    /// twenty times the oracle's budget; its moves join the strategies the
+    /// player follows. Tried once a game: a failure is not asked again.
+    fn prove_win(&mut self, pos: &Position) -> Option<Move> {
+        if self.proof_failed {
+            return None;
+        }
+        let mut solver = ThresholdSolver::new(self.tb, Some(Box::new(Hce::new(HceWeights::default()))));
+        solver.set_rules(self.oracle.rules());
+        solver.want_certificates(true);
+        // Leaves only where the tables give distances: from there the
+        // distances make progress; a win/draw/loss table leaf would not.
+        solver.set_leaf_pieces(Some(self.tb.and_then(|t| t.coverage(Kind::Distance)).unwrap_or(0)));
+        let b = self.oracle.budget();
+        let budget = Budget { time: b.time.map(|t| t * 20), nodes: b.nodes.map(|n| n * 20), ..b };
+        match solver.solve(pos, Goal::wins_of(pos.side_to_move()), &budget, &mut |_| {}) {
+            Ok(r) if r.outcome == Outcome::Proven && r.certificate.is_some() => {
+                self.proofs.add(r.certificate.as_ref().expect("checked"));
+                self.proofs.get(pos).map(|(m, _)| m)
+            }
+            _ => {
+                self.proof_failed = true;
+                None
+            }
+        }
     }
 
     /// How much a winning move advances the win (larger is better).
@@ -348,6 +393,15 @@ impl Perfect {
             return Some(Choice { mv, score: None });
         }
         let wins: Vec<Move> = values.iter().filter(|(_, v)| *v == Value::Win).map(|(m, _)| *m).collect();
+        let distances = self.tb.and_then(|t| t.coverage(Kind::Distance)).unwrap_or(0);
+        if !wins.is_empty() && pos.occupied().count() > distances {
+            // Won beyond the distance tables: a proof with ranks down to
+            // them, so that the win does not circle (stores and
+            // win/draw/loss tables say only "won", not how).
+            if let Some(mv) = self.prove_win(&pos) {
+                return Some(Choice { mv, score: None });
+            }
+        }
         if let Some(&mv) = wins.iter().max_by_key(|&&m| self.progress(game, m)) {
             return Some(Choice { mv, score: None });
         }

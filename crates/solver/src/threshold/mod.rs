@@ -178,6 +178,8 @@ pub struct ThresholdSolver<'a> {
     store: KeyMap<u8>,
     /// The tables field of the stores read (see [`ProvenStore::tables`]).
     read_tables: Option<u32>,
+    /// Tables positions with more pieces than this are not leaves.
+    leaf_pieces: Option<u32>,
     max_store: usize,
     /// Positions expanded per analysis round: at least this many, and at
     /// least an eighth of those expanded so far.
@@ -220,6 +222,7 @@ impl<'a> ThresholdSolver<'a> {
             eval,
             store: KeyMap::default(),
             read_tables: Some(0),
+            leaf_pieces: None,
             max_store: 50_000_000,
             min_batch: 256,
             refresh: true,
@@ -239,6 +242,20 @@ impl<'a> ThresholdSolver<'a> {
     }
 
     /// Ask for certificates (then [`ThresholdResult::certificate`] holds one).
+    /// Only table positions of at most `pieces` pieces are leaves (`None`:
+    /// every position the tables cover): a proof then reaches, say, the
+    /// distance tables instead of stopping where win/draw/loss tables say
+    /// only "won".
+    pub fn set_leaf_pieces(&mut self, pieces: Option<u32>) {
+        self.leaf_pieces = pieces;
+    }
+
+    /// The most pieces of a table leaf.
+    pub(crate) fn table_pieces(&self) -> u32 {
+        let tables = self.tb.map_or(0, |t| t.wdl_max_pieces());
+        self.leaf_pieces.map_or(tables, |p| p.min(tables))
+    }
+
     pub fn want_certificates(&mut self, on: bool) {
         self.certificates = on;
     }
@@ -298,7 +315,7 @@ impl<'a> ThresholdSolver<'a> {
             return Ok(Some((pos.side_to_move() != attacker, Known::End)));
         }
         if let Some(tb) = self.tb {
-            if pos.occupied().count() <= tb.wdl_max_pieces() {
+            if pos.occupied().count() <= self.table_pieces() {
                 let (wdl, _) = tb.probe_wdl(pos)?;
                 let for_attacker = if pos.side_to_move() == attacker { wdl } else { wdl.for_mover() };
                 return Ok(Some((for_attacker == Wdl::Win, Known::Tables)));

@@ -27,7 +27,7 @@ impl ThresholdSolver<'_> {
             rules: self.rules,
             attacker: goal.win_question().0,
             root: pos.key(),
-            table_pieces: self.tb.map_or(0, |t| t.wdl_max_pieces()),
+            table_pieces: self.table_pieces(),
             certificates: self.certificates,
             nodes: 0,
             graph: CompactGraph::default(),

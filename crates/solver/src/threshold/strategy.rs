@@ -79,13 +79,7 @@ impl ThresholdSolver<'_> {
         let Some((goal, entries)) = self.strategy(g, status, &sure, attacker, wins, vec![0])? else {
             return Ok(None);
         };
-        Ok(Some(Certificate {
-            rules: self.rules,
-            goal,
-            root: g.keys[0],
-            table_pieces: self.tb.map_or(0, |t| t.wdl_max_pieces()),
-            entries,
-        }))
+        Ok(Some(Certificate { rules: self.rules, goal, root: g.keys[0], table_pieces: self.table_pieces(), entries }))
     }
 
     /// The strategy of the side holding the result from the nodes `starts`
@@ -243,7 +237,7 @@ impl Walk<'_, '_> {
         let step = if leaf.is_lost_in(self.solver.rules) {
             Step::End
         } else {
-            match self.solver.tb.filter(|t| leaf.occupied().count() <= t.wdl_max_pieces()) {
+            match self.solver.tb.filter(|_| leaf.occupied().count() <= self.solver.table_pieces()) {
                 Some(tb) => Step::Table(tb.probe_wdl(&leaf)?.0),
                 // A stored win of the attacker (see `attacker_wins_as_leaves`):
                 // no proof here.
