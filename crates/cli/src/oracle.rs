@@ -39,8 +39,9 @@ pub struct OracleArgs {
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
     /// The user's proven-position store: read if it exists, and written back
-    /// (merged with the file as it is then, atomically) after every search
-    /// that settled something, so the next question is instant.
+    /// (merged with the file as it is then, atomically) when searches
+    /// settled something, at most every 10 s and at the end, so the next
+    /// run's question is instant.
     #[arg(long, value_name = "FILE")]
     store: Option<PathBuf>,
     /// Proven-position stores read and never written (a shared store).
@@ -60,8 +61,9 @@ pub struct OracleArgs {
     /// Evaluator that guides the searches: `hce`, `nn` or a network file.
     #[arg(long, value_name = "EVAL", default_value = "hce")]
     eval: String,
-    /// Leave out the shipped proofs (data/proofs, embedded: what the start's
-    /// and the first moves' certificates prove of every position in them).
+    /// Leave out the shipped proofs (data/proofs/shipped.store, embedded:
+    /// what the start's and the first moves' certificates and the ply-6
+    /// opening tree prove).
     #[arg(long)]
     no_shipped: bool,
     /// Only the position's value, not its moves'.

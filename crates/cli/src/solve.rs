@@ -473,14 +473,12 @@ fn book_store(
         let at = || format!("{}: row {}", file.display(), i + 2);
         let row = row.with_context(at)?;
         let pos: alq_engine::Position = row.get(pc).unwrap_or("").parse().with_context(at)?;
-        let (mover, opponent) = match row.get(vc).unwrap_or("").trim() {
-            "" => continue,
-            "win" => (Some(true), None),
-            "loss" => (None, Some(true)),
-            "draw" => (Some(false), Some(false)),
-            "≥ draw" | "≥draw" => (None, Some(false)),
-            "≤ draw" | "≤draw" => (Some(false), None),
-            other => bail!("{}: exact value {other:?} (expected win, loss, draw, ≥ draw or ≤ draw)", at()),
+        let text = row.get(vc).unwrap_or("").trim();
+        if text.is_empty() {
+            continue;
+        }
+        let Some((mover, opponent)) = alq_solver::ProvenStore::answers_of_value(text) else {
+            bail!("{}: exact value {text:?} (expected win, loss, draw, ≥ draw or ≤ draw)", at())
         };
         store.add_answers(&pos, mover, opponent).with_context(at)?;
     }

@@ -198,7 +198,8 @@ impl<'a> Oracle<'a> {
     }
 
     /// The user's store: read now if it exists, and from now on written
-    /// back (merged, atomically) after every search that settles something.
+    /// back (merged, atomically) when searches settle something, at most
+    /// every [`SAVE_EVERY`] and when the oracle is dropped.
     /// Returns the positions read.
     ///
     /// # Errors

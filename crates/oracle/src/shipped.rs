@@ -73,14 +73,7 @@ mod tests {
         for row in book.lines().skip(1) {
             let fields: Vec<&str> = row.split(',').collect();
             let pos: Position = fields[2].parse().unwrap();
-            let (mover, opponent) = match fields[5] {
-                "win" => (Some(true), None),
-                "loss" => (None, Some(true)),
-                "draw" => (Some(false), Some(false)),
-                "≥ draw" => (None, Some(false)),
-                "≤ draw" => (Some(false), None),
-                _ => (None, None),
-            };
+            let (mover, opponent) = ProvenStore::answers_of_value(fields[5]).unwrap_or((None, None));
             union.add_answers(&pos, mover, opponent).unwrap();
         }
         let store = shipped_store();

@@ -87,6 +87,21 @@ impl ProvenStore {
         store
     }
 
+    /// The answers an exact value's text (side to move's view, as `alq
+    /// openings --solve` writes it: `win`, `loss`, `draw`, `≥ draw`,
+    /// `≤ draw`) gives: whether the mover wins, whether its opponent wins;
+    /// `None` for another text.
+    pub fn answers_of_value(text: &str) -> Option<(Option<bool>, Option<bool>)> {
+        Some(match text.trim() {
+            "win" => (Some(true), None),
+            "loss" => (None, Some(true)),
+            "draw" => (Some(false), Some(false)),
+            "≥ draw" | "≥draw" => (None, Some(false)),
+            "≤ draw" | "≤draw" => (Some(false), None),
+            _ => return None,
+        })
+    }
+
     /// Adds what is known of `pos`: whether its side to move wins and
     /// whether its opponent wins (`None`: not known); a contradiction with
     /// what the store holds names the position.
