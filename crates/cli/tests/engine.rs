@@ -176,6 +176,14 @@ fn engines_that_fail_forfeit_and_the_match_goes_on() {
         (fake("exit 3"), "crashed"),
         (fake("sleep 5"), "no bestmove in time"),
         ("engine:/nonexistent/engine".to_string(), "crashed"),
+        // A crash's last stderr lines are in the note (a Python engine run
+        // by an interpreter without the package, say).
+        (
+            "engine:sh -c 'echo Traceback >&2; echo ModuleNotFoundError: No module named alquerque_lab >&2; exit 1'"
+                .to_string(),
+            "the engine wrote: Traceback | ModuleNotFoundError: No module named alquerque_lab",
+        ),
+        ("engine:/nonexistent/engine".to_string(), "the engine wrote: "),
     ] {
         let games = dir.join(format!("{}.csv", why.replace(' ', "-")));
         let _ = std::fs::remove_file(&games);

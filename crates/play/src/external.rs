@@ -1,15 +1,22 @@
 //! External engines: a program that speaks the `alq engine` protocol
 //! (UCI-style, see docs/protocol.md), run as a child process for one game.
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use alq_engine::{Game, Move, Position, Score};
 
 /// How long an engine may take to start and answer `uci` and `isready`.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How many of the engine's last stderr lines a forfeit note carries.
+const STDERR_LINES: usize = 5;
+/// Longest stderr line kept (characters; the rest is cut with `…`).
+const STDERR_LINE_CHARS: usize = 200;
 
 /// A running engine process.
 pub struct EngineProcess {
@@ -18,6 +25,11 @@ pub struct EngineProcess {
     lines: Receiver<String>,
     /// Option names the engine announced after `uci`.
     options: Vec<String>,
+    /// The last lines the engine wrote to stderr (a crash's traceback) or
+    /// as `info string`.
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    /// The thread reading stderr: done once the engine closed it.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
 }
 
 /// Why an external engine (or player) forfeits: the message a match records.
@@ -25,12 +37,14 @@ pub struct EngineProcess {
 pub enum Forfeit {
     #[error("cannot start {command:?}: {reason}")]
     Start { command: String, reason: String },
-    #[error("crashed (cannot write to it: {0})")]
-    Write(String),
+    #[error("crashed (cannot write to it: {reason}){stderr}")]
+    Write { reason: String, stderr: String },
     #[error("no {what} in time")]
     Timeout { what: String },
-    #[error("crashed before {what} ({status})")]
-    Crashed { what: String, status: String },
+    /// `stderr`: the engine's last stderr lines as the note shows them
+    /// (`; the engine wrote: …`), empty when it wrote none.
+    #[error("crashed before {what} ({status}){stderr}")]
+    Crashed { what: String, status: String, stderr: String },
     #[error("malformed bestmove line (no move)")]
     NoMove,
     #[error("illegal or malformed move {text:?}: {reason}")]
@@ -55,22 +69,38 @@ impl EngineProcess {
             .arg(format!("exec {command}"))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .map_err(|e| Forfeit::Start { command: command.to_string(), reason: e.to_string() })?;
         let pipe = |what: &str| Forfeit::Start { command: command.to_string(), reason: format!("no {what}") };
         let stdin = child.stdin.take().ok_or_else(|| pipe("stdin"))?;
         let stdout = child.stdout.take().ok_or_else(|| pipe("stdout"))?;
+        let errors = child.stderr.take().ok_or_else(|| pipe("stderr"))?;
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let kept = Arc::clone(&stderr);
+        let stderr_reader = std::thread::spawn(move || {
+            for line in BufReader::new(errors).lines() {
+                let Ok(line) = line else { break };
+                keep_line(&kept, &line);
+            }
+        });
         let (tx, lines) = mpsc::channel();
+        let kept = Arc::clone(&stderr);
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                // What the engine says outside the protocol (the example
+                // engine reports a failed import this way) is kept as well.
+                if let Some(said) = line.strip_prefix("info string ") {
+                    keep_line(&kept, said);
+                }
                 if tx.send(line).is_err() {
                     break;
                 }
             }
         });
-        let mut engine = EngineProcess { child, stdin, lines, options: Vec::new() };
+        let mut engine =
+            EngineProcess { child, stdin, lines, options: Vec::new(), stderr, stderr_reader: Some(stderr_reader) };
         engine.send("uci")?;
         let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
         let mut options = Vec::new();
@@ -139,7 +169,26 @@ impl EngineProcess {
     }
 
     fn send(&mut self, line: &str) -> Result<(), Forfeit> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|e| Forfeit::Write(e.to_string()))
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Forfeit::Write { reason: e.to_string(), stderr: self.last_stderr() })
+    }
+
+    /// The engine's last stderr (and `info string`) lines for a forfeit
+    /// note: `; the engine wrote: A | B`, or empty. Waits up to a second
+    /// for the engine to exit and close stderr, so that a crash's last
+    /// words are in.
+    fn last_stderr(&mut self) -> String {
+        let until = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < until && !self.stderr_reader.as_ref().is_none_or(|t| t.is_finished()) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let kept = self.stderr.lock().unwrap_or_else(|p| p.into_inner());
+        if kept.is_empty() {
+            String::new()
+        } else {
+            format!("; the engine wrote: {}", kept.iter().cloned().collect::<Vec<_>>().join(" | "))
+        }
     }
 
     /// Reads lines until `done` returns a value or the deadline passes.
@@ -161,7 +210,12 @@ impl EngineProcess {
                 Err(RecvTimeoutError::Disconnected) => {
                     let status =
                         self.child.try_wait().ok().flatten().map_or("closed its output".to_string(), |s| s.to_string());
-                    return Err(Forfeit::Crashed { what: what.to_string(), status });
+                    let stderr = self.last_stderr();
+                    let status = match status.as_str() {
+                        "closed its output" => self.child.try_wait().ok().flatten().map_or(status, |s| s.to_string()),
+                        _ => status,
+                    };
+                    return Err(Forfeit::Crashed { what: what.to_string(), status, stderr });
                 }
             }
         }
@@ -181,6 +235,28 @@ impl Drop for EngineProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Keeps a line the engine wrote (stderr, or an `info string`), the last
+/// `STDERR_LINES` of them, each cut to `STDERR_LINE_CHARS` characters.
+fn keep_line(kept: &Mutex<VecDeque<String>>, line: &str) {
+    let line = line.trim();
+    if line.is_empty() {
+        return;
+    }
+    let mut kept = kept.lock().unwrap_or_else(|p| p.into_inner());
+    if kept.len() == STDERR_LINES {
+        kept.pop_front();
+    }
+    kept.push_back(shortened(line));
+}
+
+/// A line cut to `STDERR_LINE_CHARS` characters.
+fn shortened(line: &str) -> String {
+    match line.char_indices().nth(STDERR_LINE_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.to_string(),
     }
 }
 

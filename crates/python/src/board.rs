@@ -4,7 +4,9 @@
 // methods take `&self`: clippy's Rust naming convention does not apply.
 #![allow(clippy::wrong_self_convention)]
 
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray3, PyArrayLike1};
+use numpy::{
+    AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArray3, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods,
+};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 
@@ -23,6 +25,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_triple, m)?)?;
     m.add_function(wrap_pyfunction!(legal_actions_batch, m)?)?;
     m.add_function(wrap_pyfunction!(play_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(action_masks_batch, m)?)?;
     m.add_function(wrap_pyfunction!(keys_of, m)?)?;
     Ok(())
 }
@@ -43,8 +46,9 @@ pub(crate) fn parse_position(text: &str) -> PyResult<alq_engine::Position> {
 }
 
 /// A move of one position: its canonical text, origin, end and captured
-/// points, and its action id in the rule set's fixed action index.
-#[pyclass(frozen, eq, hash, module = "alquerque_lab", from_py_object)]
+/// points, and its action id in the rule set's fixed action index. Moves
+/// sort by rule set, then by action id.
+#[pyclass(frozen, eq, ord, hash, module = "alquerque_lab", from_py_object)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
     pub(crate) mv: alq_engine::Move,
@@ -54,6 +58,24 @@ pub struct Move {
 impl Move {
     pub(crate) fn new(mv: alq_engine::Move, rules: RuleSet) -> Move {
         Move { mv, rules }
+    }
+
+    fn action_id(&self) -> u32 {
+        ActionIndex::of(self.rules).action(self.mv).expect("every legal move is indexed")
+    }
+}
+
+impl PartialOrd for Move {
+    fn partial_cmp(&self, other: &Move) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Move {
+    fn cmp(&self, other: &Move) -> std::cmp::Ordering {
+        // Equal action ids under one rule set are equal moves (a move is its
+        // origin, end and captured set), so this agrees with `==`.
+        (self.rules as u8, self.action_id()).cmp(&(other.rules as u8, other.action_id()))
     }
 }
 
@@ -105,7 +127,7 @@ impl Move {
     /// The move's id in the fixed action index of its rule set.
     #[getter]
     fn action(&self) -> u32 {
-        ActionIndex::of(self.rules).action(self.mv).expect("every legal move is indexed")
+        self.action_id()
     }
 
     #[getter]
@@ -126,6 +148,22 @@ pub(crate) enum MoveArg<'py> {
     Flag(bool),
     #[pyo3(transparent, annotation = "int")]
     Action(i64),
+    /// Anything else (a float, a list): refused with one line naming it.
+    #[pyo3(transparent, annotation = "object")]
+    Other(Bound<'py, PyAny>),
+}
+
+impl MoveArg<'_> {
+    /// How the argument reads in a message.
+    fn described(&self) -> String {
+        match self {
+            MoveArg::Obj(m) => m.mv.to_string(),
+            MoveArg::Text(t) => format!("{t:?}"),
+            MoveArg::Action(a) => format!("action {a}"),
+            MoveArg::Flag(b) => if *b { "True" } else { "False" }.to_string(),
+            MoveArg::Other(o) => crate::convert::described(&o.as_borrowed()),
+        }
+    }
 }
 
 /// Resolves a move argument to a legal move of `pos` under `rules`.
@@ -148,10 +186,20 @@ pub(crate) fn resolve_move(pos: &alq_engine::Position, rules: RuleSet, mv: &Move
         }
         MoveArg::Text(text) => pos.parse_move_in(rules, text).map_err(|e| MoveError::new_err(e.to_string())),
         MoveArg::Action(action) => action_move(pos, rules, *action),
-        MoveArg::Flag(b) => Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{} is not a move: give a Move, move text or an action id",
-            if *b { "True" } else { "False" }
+        MoveArg::Flag(_) | MoveArg::Other(_) => Err(MoveError::new_err(format!(
+            "move: {} is not a move (give a Move, move text or an action id)",
+            mv.described()
         ))),
+    }
+}
+
+/// `is_legal`: whether a move argument names a legal move of `pos`; only
+/// an argument that is no move at all (a float, a bool) raises.
+fn legal_here(pos: &alq_engine::Position, rules: RuleSet, mv: &MoveArg) -> PyResult<bool> {
+    match mv {
+        MoveArg::Flag(_) | MoveArg::Other(_) => resolve_move(pos, rules, mv).map(|_| true),
+        MoveArg::Obj(m) if m.rules != rules => Ok(false),
+        _ => Ok(resolve_move(pos, rules, mv).is_ok()),
     }
 }
 
@@ -192,6 +240,10 @@ pub struct Position {
 impl Position {
     pub(crate) fn new(pos: alq_engine::Position, rules: RuleSet) -> Position {
         Position { pos, rules }
+    }
+
+    fn order(&self) -> (u8, u64) {
+        (self.rules as u8, self.pos.key())
     }
 }
 
@@ -253,6 +305,24 @@ impl Position {
         self.pos.key() ^ (self.rules as u64) << 60
     }
 
+    /// Positions sort by rule set, then by `key`: a fixed order with no
+    /// meaning beyond that (for sorted output and `sorted()` of a set).
+    fn __lt__(&self, other: PyRef<'_, Position>) -> bool {
+        self.order() < other.order()
+    }
+
+    fn __le__(&self, other: PyRef<'_, Position>) -> bool {
+        self.order() <= other.order()
+    }
+
+    fn __gt__(&self, other: PyRef<'_, Position>) -> bool {
+        self.order() > other.order()
+    }
+
+    fn __ge__(&self, other: PyRef<'_, Position>) -> bool {
+        self.order() >= other.order()
+    }
+
     fn __copy__(&self) -> Position {
         *self
     }
@@ -306,6 +376,13 @@ impl Position {
     /// An int8 array over the whole action index, 1 where the action is legal.
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i8>> {
         action_mask(py, &self.pos, self.rules)
+    }
+
+    /// Whether `mv` (move text such as `"c2-c3"`, a `Move` or an action id)
+    /// is a legal move here. Never raises for a move that is merely illegal
+    /// or malformed text; a `Move` of other rules is not legal.
+    fn is_legal(&self, mv: MoveArg<'_>) -> PyResult<bool> {
+        legal_here(&self.pos, self.rules, &mv)
     }
 
     /// The legal move a text, a `Move` or an action id names.
@@ -575,20 +652,24 @@ impl Game {
         action_mask(py, &self.game.position(), self.game.rules())
     }
 
+    /// Whether `mv` (move text, a `Move` or an action id) is legal now;
+    /// `False` for every move once the game is over.
+    fn is_legal(&self, mv: MoveArg<'_>) -> PyResult<bool> {
+        if self.game.is_over() {
+            return legal_here(&self.game.position(), self.game.rules(), &mv).map(|_| false);
+        }
+        legal_here(&self.game.position(), self.game.rules(), &mv)
+    }
+
     /// Plays a legal move (a `Move`, move text or an action id) in this
     /// game, in place, and returns the `Move` played; refused once the game
     /// is over. `Position.push`, by contrast, returns a new position.
     fn push(&mut self, mv: MoveArg<'_>) -> PyResult<Move> {
         let rules = self.game.rules();
         if let Some(outcome) = self.game.outcome() {
-            let text = match &mv {
-                MoveArg::Obj(m) => m.mv.to_string(),
-                MoveArg::Text(t) => t.clone(),
-                MoveArg::Action(a) => format!("action {a}"),
-                MoveArg::Flag(b) => b.to_string(),
-            };
             return Err(MoveError::new_err(format!(
-                "move {text:?}: the game is over ({} by {})",
+                "move {}: the game is over ({} by {})",
+                mv.described(),
                 outcome.result_text(),
                 outcome.termination
             )));
@@ -692,7 +773,8 @@ type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
 /// The legal actions of many positions at once, given as packed keys
 /// (uint64, see `Position.key`; any integer array or list is converted): returns `(offsets, actions)`, where the
 /// actions of position i are `actions[offsets[i]:offsets[i + 1]]`
-/// (generation order). Runs without the GIL.
+/// (ascending within each position, as `Position.legal_actions()`). Runs
+/// without the GIL.
 #[pyfunction]
 #[pyo3(signature = (keys, rules = Wrap::BRAINKING), text_signature = "(keys, rules=\"brainking\")")]
 fn legal_actions_batch<'py>(
@@ -708,14 +790,112 @@ fn legal_actions_batch<'py>(
         let mut actions = Vec::with_capacity(positions.len() * 8);
         offsets.push(0i64);
         for pos in &positions {
+            let first = actions.len();
             for &m in pos.legal_moves_in(rules).iter() {
                 actions.push(index.action(m).expect("every legal move is indexed") as i32);
             }
+            actions[first..].sort_unstable();
             offsets.push(actions.len() as i64);
         }
         (offsets, actions)
     });
     Ok((offsets.into_pyarray(py), actions.into_pyarray(py)))
+}
+
+/// The action masks of many positions at once, given as packed keys: row i
+/// is the mask of `keys[i]`. Unpacked (the default) a bool array of shape
+/// (n, num_actions); with `packed=True` a uint8 array of shape (n,
+/// ceil(num_actions / 8)) in numpy's `packbits` order (action a is bit
+/// `7 - a % 8` of byte `a // 8`), so `np.unpackbits(m, axis=1,
+/// count=num_actions)` gives the unpacked mask. With `out` (a C-contiguous
+/// array of that dtype and shape, e.g. reused between batches) the masks
+/// are written into it and it is returned; nothing is allocated. Runs
+/// without the GIL, on all cores.
+#[pyfunction]
+#[pyo3(
+    signature = (keys, out = None, *, packed = false, rules = Wrap::BRAINKING),
+    text_signature = "(keys, out=None, *, packed=False, rules=\"brainking\")"
+)]
+fn action_masks_batch<'py>(
+    py: Python<'py>,
+    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
+    out: Option<Bound<'py, PyAny>>,
+    packed: bool,
+    rules: Wrap<RuleSet>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let Wrap(rules) = rules;
+    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
+    let actions = ActionIndex::of(rules).len();
+    let width = if packed { actions.div_ceil(8) } else { actions };
+    if packed {
+        let array = mask_array::<u8>(py, out, positions.len(), width, "uint8")?;
+        fill_masks(py, &array, &positions, width, rules, |row, a| row[a / 8] |= 0x80 >> (a % 8))?;
+        Ok(array.into_any())
+    } else {
+        let array = mask_array::<bool>(py, out, positions.len(), width, "bool")?;
+        fill_masks(py, &array, &positions, width, rules, |row, a| row[a] = true)?;
+        Ok(array.into_any())
+    }
+}
+
+/// The array to write masks into: `out` when it fits, else a new one.
+fn mask_array<'py, T: numpy::Element>(
+    py: Python<'py>,
+    out: Option<Bound<'py, PyAny>>,
+    rows: usize,
+    width: usize,
+    dtype: &str,
+) -> PyResult<Bound<'py, PyArray2<T>>> {
+    let Some(out) = out else { return Ok(PyArray2::<T>::zeros(py, [rows, width], false)) };
+    let wrong = || {
+        crate::ArgumentError::new_err(format!(
+            "out must be a C-contiguous {dtype} array of shape ({rows}, {width}), not {}",
+            array_description(&out)
+        ))
+    };
+    let array = out.cast::<PyArray2<T>>().map_err(|_| wrong())?.clone();
+    if array.shape() != [rows, width] || !array.is_c_contiguous() {
+        return Err(wrong());
+    }
+    Ok(array)
+}
+
+/// `bool (10, 49100)`, or the object's type when it is no array.
+fn array_description(obj: &Bound<'_, PyAny>) -> String {
+    let dtype = obj.getattr("dtype").and_then(|d| d.str()).map(|d| d.to_string());
+    let shape = obj.getattr("shape").and_then(|s| s.str()).map(|s| s.to_string());
+    match (dtype, shape) {
+        (Ok(d), Ok(s)) => format!("{d} {s}"),
+        _ => obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".to_string()),
+    }
+}
+
+/// Writes the mask of `positions[i]` into row i of `array` (cleared first),
+/// rows in parallel without the GIL.
+fn fill_masks<T: numpy::Element + Default + Copy + Send>(
+    py: Python<'_>,
+    array: &Bound<'_, PyArray2<T>>,
+    positions: &[alq_engine::Position],
+    width: usize,
+    rules: RuleSet,
+    set: impl Fn(&mut [T], usize) + Sync,
+) -> PyResult<()> {
+    let mut view = array.try_readwrite().map_err(|e| crate::ArgumentError::new_err(format!("out: {e}")))?;
+    let cells = view.as_slice_mut().map_err(|e| crate::ArgumentError::new_err(format!("out: {e}")))?;
+    if positions.is_empty() || width == 0 {
+        return Ok(());
+    }
+    py.detach(|| {
+        use rayon::prelude::*;
+        let index = ActionIndex::of(rules);
+        cells.par_chunks_mut(width).zip(positions.par_iter()).with_min_len(64).for_each(|(row, pos)| {
+            row.fill(T::default());
+            for &m in pos.legal_moves_in(rules).iter() {
+                set(row, index.action(m).expect("every legal move is indexed") as usize);
+            }
+        });
+    });
+    Ok(())
 }
 
 /// Plays `actions[i]` in the position `keys[i]` for every i and returns the

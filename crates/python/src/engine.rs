@@ -13,11 +13,13 @@ use pyo3::prelude::*;
 use alq_engine::{
     Evaluator, Game as EngineGame, GameConfig, Iteration, Limits, RuleSet, Score, SearchConfig, Searcher,
 };
-use alq_play::{EvalSpec, TablesSpec};
+use alq_play::EvalSpec;
+use alq_tablebase::Tablebase as Tables;
 
 use crate::board::{parse_position, Game, Move, Position};
-use crate::convert::Wrap;
-use crate::{EvalError, RulesError, TablebaseError};
+use crate::convert::{Depth, HashMb, Nodes, Seconds, Threads, Wrap};
+use crate::tables::{expect_rules, TablesArg};
+use crate::{ArgumentError, EvalError, RulesError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Engine>()?;
@@ -41,6 +43,16 @@ fn score_parts(score: Score) -> (&'static str, Option<i64>) {
     }
 }
 
+/// The score in pawns for an evaluation (`cp`), `None` for a proven one.
+fn pawns_of(kind: &str, value: Option<i64>) -> Option<f64> {
+    (kind == "cp").then(|| value.unwrap_or(0) as f64 / 100.0)
+}
+
+/// The proven result (`win`, `draw`, `loss`), `None` for an evaluation.
+fn value_of(kind: &'static str) -> Option<&'static str> {
+    (kind != "cp").then_some(kind)
+}
+
 /// What a search found.
 #[pyclass(frozen, get_all, module = "alquerque_lab")]
 pub struct SearchResult {
@@ -48,6 +60,12 @@ pub struct SearchResult {
     score_kind: &'static str,
     /// Centipawns or plies; `None` for a draw.
     score_value: Option<i64>,
+    /// The score in pawns (centipawns / 100, a float) when it is an
+    /// evaluation; `None` when it is proven.
+    pawns: Option<f64>,
+    /// `"win"`, `"draw"` or `"loss"` for the side to move when the score is
+    /// proven (tables or search to the end); `None` for an evaluation.
+    value: Option<&'static str>,
     /// The score as the CLI prints it (`cp 35`, `win 12`, `draw`).
     score: String,
     /// The move to play; `None` when the side to move has no legal move.
@@ -76,6 +94,8 @@ fn result_of(r: &alq_engine::SearchResult, rules: RuleSet) -> SearchResult {
     SearchResult {
         score_kind: kind,
         score_value: value,
+        pawns: pawns_of(kind, value),
+        value: value_of(kind),
         score: r.score.to_string(),
         best_move: r.best.map(|m| Move::new(m, rules)),
         pv: r.pv.iter().map(|&m| Move::new(m, rules)).collect(),
@@ -93,6 +113,8 @@ pub struct Info {
     depth: u32,
     score_kind: &'static str,
     score_value: Option<i64>,
+    pawns: Option<f64>,
+    value: Option<&'static str>,
     score: String,
     nodes: u64,
     time: f64,
@@ -121,6 +143,8 @@ fn info_of(it: &Iteration, rules: RuleSet) -> Info {
         depth: it.depth,
         score_kind: kind,
         score_value: value,
+        pawns: pawns_of(kind, value),
+        value: value_of(kind),
         score: it.score.to_string(),
         nodes: it.nodes,
         time,
@@ -162,25 +186,17 @@ impl Searchable<'_> {
     }
 }
 
-fn limits(nodes: Option<u64>, depth: Option<u32>, movetime: Option<f64>) -> PyResult<Limits> {
+/// The search limits: at least one of them, each already checked by its
+/// type (`Nodes`, `Depth`, `Seconds`).
+fn limits(nodes: Option<Nodes>, depth: Option<Depth>, movetime: Option<Seconds>) -> PyResult<Limits> {
     if nodes.is_none() && depth.is_none() && movetime.is_none() {
-        return Err(pyo3::exceptions::PyValueError::new_err(
-            "give a limit: nodes=N, depth=D or movetime=SECONDS (one or more)",
-        ));
+        return Err(ArgumentError::new_err("give a limit: nodes=N, depth=D or movetime=SECONDS (one or more)"));
     }
-    if depth == Some(0) || nodes == Some(0) {
-        return Err(pyo3::exceptions::PyValueError::new_err("nodes and depth must be at least 1"));
-    }
-    let movetime = match movetime {
-        Some(s) if !(s > 0.0 && s.is_finite()) => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "movetime {s} must be a positive number of seconds"
-            )))
-        }
-        Some(s) => Some(Duration::from_secs_f64(s)),
-        None => None,
-    };
-    Ok(Limits { depth: depth.map(|d| d.min(alq_engine::MAX_PLY as u32 - 1)), nodes, movetime })
+    Ok(Limits {
+        depth: depth.map(|Depth(d)| d.min(alq_engine::MAX_PLY as u32 - 1)),
+        nodes: nodes.map(|Nodes(n)| n),
+        movetime: movetime.map(Seconds::duration),
+    })
 }
 
 /// A searching engine: an evaluator (`"nn"`, the shipped network; `"hce"`,
@@ -196,27 +212,16 @@ pub struct Engine {
 }
 
 impl Engine {
-    fn build(
-        eval: &str,
-        tb: Option<&std::path::Path>,
-        threads: usize,
-        hash: usize,
-        rules: RuleSet,
-    ) -> PyResult<Engine> {
+    fn build(eval: &str, tb: Option<Arc<Tables>>, threads: usize, hash: usize, rules: RuleSet) -> PyResult<Engine> {
         let spec = EvalSpec::parse(eval).map_err(|e| EvalError::new_err(e.to_string()))?;
         spec.check_rules(rules).map_err(|e| RulesError::new_err(format!("evaluator {eval}: {e}")))?;
         let mut searcher = Searcher::new(spec.build(), SearchConfig { hash_mb: hash.max(1) });
-        if threads == 0 {
-            return Err(pyo3::exceptions::PyValueError::new_err("threads must be at least 1"));
-        }
         searcher.set_threads(threads);
         let mut description = spec.describe();
-        if let Some(dir) = tb {
-            let dir = dir.to_string_lossy();
-            let tables = TablesSpec::open(&dir).map_err(|e| TablebaseError::new_err(e.to_string()))?;
-            tables.check_rules(rules).map_err(|e| RulesError::new_err(e.to_string()))?;
-            description.push_str(&format!(" tb {dir} (≤ {} pieces)", tables.max_pieces()));
-            searcher.set_tables(Some(tables.tables));
+        if let Some(tables) = tb {
+            expect_rules(&tables, rules)?;
+            description.push_str(&format!(" tb {} (≤ {} pieces)", tables.dir().display(), tables.max_pieces()));
+            searcher.set_tables(Some(tables as Arc<dyn alq_engine::EndgameTables>));
         }
         Ok(Engine { searcher: Arc::new(Mutex::new(searcher)), rules, description })
     }
@@ -300,17 +305,19 @@ fn finished(game: &EngineGame) -> Option<alq_engine::SearchResult> {
 impl Engine {
     #[new]
     #[pyo3(
-        signature = (*, eval = "nn", tb = None, threads = 1, hash = 64, rules = Wrap::BRAINKING),
+        signature = (*, eval = "nn", tb = None, threads = Threads(1), hash = HashMb(64), rules = Wrap::BRAINKING),
         text_signature = "(*, eval=\"nn\", tb=None, threads=1, hash=64, rules=\"brainking\")"
     )]
     fn py_new(
+        py: Python<'_>,
         eval: &str,
-        tb: Option<std::path::PathBuf>,
-        threads: usize,
-        hash: usize,
+        tb: Option<TablesArg<'_>>,
+        threads: Threads,
+        hash: HashMb,
         rules: Wrap<RuleSet>,
     ) -> PyResult<Engine> {
-        Engine::build(eval, tb.as_deref(), threads, hash, rules.0)
+        let tables = tb.map(|t| t.open(py)).transpose()?;
+        Engine::build(eval, tables, threads.0, hash.0, rules.0)
     }
 
     fn __repr__(&self) -> String {
@@ -335,9 +342,9 @@ impl Engine {
         &self,
         py: Python<'_>,
         position: Searchable<'_>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
-        movetime: Option<f64>,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+        movetime: Option<Seconds>,
     ) -> PyResult<SearchResult> {
         self.run(py, &position, limits(nodes, depth, movetime)?)
     }
@@ -349,9 +356,9 @@ impl Engine {
     fn analyze(
         &self,
         position: Searchable<'_>,
-        nodes: Option<u64>,
-        depth: Option<u32>,
-        movetime: Option<f64>,
+        nodes: Option<Nodes>,
+        depth: Option<Depth>,
+        movetime: Option<Seconds>,
     ) -> PyResult<Analysis> {
         self.start(&position, limits(nodes, depth, movetime)?)
     }
@@ -444,43 +451,52 @@ impl Drop for Analysis {
 
 /// One search with a fresh engine (see `Engine` for the arguments).
 #[pyfunction]
-#[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = 1, hash = 64, rules = None))]
+#[pyo3(
+    signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = Threads(1), hash = HashMb(64), rules = None),
+    text_signature = "(position, *, nodes=None, depth=None, movetime=None, eval=\"nn\", tb=None, threads=1, hash=64, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn search(
     py: Python<'_>,
     position: Searchable<'_>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-    movetime: Option<f64>,
+    nodes: Option<Nodes>,
+    depth: Option<Depth>,
+    movetime: Option<Seconds>,
     eval: &str,
-    tb: Option<std::path::PathBuf>,
-    threads: usize,
-    hash: usize,
+    tb: Option<TablesArg<'_>>,
+    threads: Threads,
+    hash: HashMb,
     rules: Option<Wrap<RuleSet>>,
 ) -> PyResult<SearchResult> {
     let rules = rules_of(&position, rules);
     let limits = limits(nodes, depth, movetime)?;
-    Engine::build(eval, tb.as_deref(), threads, hash, rules)?.run(py, &position, limits)
+    let tables = tb.map(|t| t.open(py)).transpose()?;
+    Engine::build(eval, tables, threads.0, hash.0, rules)?.run(py, &position, limits)
 }
 
 /// An analysis with a fresh engine (see `Engine.analyze`).
 #[pyfunction]
-#[pyo3(signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = 1, hash = 64, rules = None))]
+#[pyo3(
+    signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = Threads(1), hash = HashMb(64), rules = None),
+    text_signature = "(position, *, nodes=None, depth=None, movetime=None, eval=\"nn\", tb=None, threads=1, hash=64, rules=None)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn analyze(
+    py: Python<'_>,
     position: Searchable<'_>,
-    nodes: Option<u64>,
-    depth: Option<u32>,
-    movetime: Option<f64>,
+    nodes: Option<Nodes>,
+    depth: Option<Depth>,
+    movetime: Option<Seconds>,
     eval: &str,
-    tb: Option<std::path::PathBuf>,
-    threads: usize,
-    hash: usize,
+    tb: Option<TablesArg<'_>>,
+    threads: Threads,
+    hash: HashMb,
     rules: Option<Wrap<RuleSet>>,
 ) -> PyResult<Analysis> {
     let rules = rules_of(&position, rules);
     let limits = limits(nodes, depth, movetime)?;
-    Engine::build(eval, tb.as_deref(), threads, hash, rules)?.start(&position, limits)
+    let tables = tb.map(|t| t.open(py)).transpose()?;
+    Engine::build(eval, tables, threads.0, hash.0, rules)?.start(&position, limits)
 }
 
 /// The rule set: given, or the position's / game's own.

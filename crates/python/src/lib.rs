@@ -50,6 +50,12 @@ create_exception!(
 );
 create_exception!(alquerque_lab, EvalError, AlquerqueError, "An evaluator spec or network file that cannot be used.");
 create_exception!(alquerque_lab, SolveError, AlquerqueError, "A solver run that could not be done.");
+create_exception!(
+    alquerque_lab,
+    ArgumentError,
+    AlquerqueError,
+    "An argument the package cannot use: a point or side name, a limit, a budget or an option value."
+);
 
 /// Adds exception classes to the module under their own names.
 macro_rules! exceptions {
@@ -73,7 +79,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
         RecordError,
         TablebaseError,
         EvalError,
-        SolveError
+        SolveError,
+        ArgumentError
     );
     m.add("START_TEXT", alq_engine::START_TEXT)?;
     m.add("INPUTS", alq_engine::INPUTS)?;

@@ -1,14 +1,11 @@
 //! The oracle (`alq oracle`) and the players of `alq match` (among them
 //! `perfect`) for Python.
 
-use std::path::PathBuf;
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
-
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use alq_engine::{Hce, HceWeights, Limits, RuleSet};
 use alq_oracle::OracleError;
@@ -16,10 +13,10 @@ use alq_solver::Budget;
 use alq_tablebase::Tablebase as Tables;
 
 use crate::board::{Game, Move};
-use crate::convert::Wrap;
+use crate::convert::{Nodes, Seconds, Wrap};
 use crate::engine::Searchable;
 use crate::tables::TablesArg;
-use crate::{EvalError, RulesError, SolveError, TablebaseError};
+use crate::{ArgumentError, EvalError, RulesError, SolveError, TablebaseError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Oracle>()?;
@@ -88,27 +85,23 @@ pub struct Oracle {
 impl Oracle {
     #[new]
     #[pyo3(
-        signature = (*, tb = None, store = None, movetime = 1.0, nodes = None, shipped = true, rules = Wrap::BRAINKING),
+        signature = (*, tb = None, store = None, movetime = Some(Seconds(1.0)), nodes = None, shipped = true, rules = Wrap::BRAINKING),
         text_signature = "(*, tb=None, store=None, movetime=1.0, nodes=None, shipped=True, rules='brainking')"
     )]
     fn py_new(
         py: Python<'_>,
         tb: Option<TablesArg<'_>>,
         store: Option<PathBuf>,
-        movetime: Option<f64>,
-        nodes: Option<u64>,
+        movetime: Option<Seconds>,
+        nodes: Option<Nodes>,
         shipped: bool,
         rules: Wrap<RuleSet>,
     ) -> PyResult<Oracle> {
         let Wrap(rules) = rules;
-        let time = match movetime {
-            Some(s) if !(s > 0.0 && s.is_finite()) => {
-                return Err(PyValueError::new_err(format!("movetime {s} must be a positive number of seconds")))
-            }
-            other => other.map(Duration::from_secs_f64),
-        };
+        let time = movetime.map(Seconds::duration);
+        let nodes = nodes.map(|Nodes(n)| n);
         if time.is_none() && nodes.is_none() {
-            return Err(PyValueError::new_err("give a budget: movetime=SECONDS or nodes=N"));
+            return Err(ArgumentError::new_err("give a budget: movetime=SECONDS or nodes=N"));
         }
         // The oracle keeps its tables for the life of the process (shared
         // with every other user of the same folder).

@@ -9,14 +9,14 @@ use numpy::{PyArray1, PyArray2};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use alq_engine::{EndgameTables, RuleSet, INPUTS};
+use alq_engine::{ActionIndex, EndgameTables, RuleSet, INPUTS};
 use alq_records::{blend, is_validation, GameRecord, RecordReader, RecordWriter, ReplayedGame, SampleOptions, Samples};
 use rayon::prelude::*;
 
 use crate::board::{Game, Position};
 use crate::convert::Wrap;
 use crate::tables::TablesArg;
-use crate::{RecordError, RulesError};
+use crate::{ArgumentError, RecordError, RulesError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Record>()?;
@@ -216,7 +216,7 @@ impl GameWriter {
         let mut parsed = vec![None; plies];
         if let Some(scores) = scores {
             if scores.len() != plies {
-                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                return Err(ArgumentError::new_err(format!(
                     "{} scores for a game of {plies} moves: give one per move (None where there is none)",
                     scores.len()
                 )));
@@ -227,12 +227,12 @@ impl GameWriter {
                     Ok(cp) => cp.to_string(),
                     Err(_) => s.str()?.to_string(),
                 };
-                parsed[i] = alq_records::parse_score(&text)
-                    .map_err(|e| pyo3::exceptions::PyValueError::new_err(format!("scores[{i}]: {e}")))?;
+                parsed[i] =
+                    alq_records::parse_score(&text).map_err(|e| ArgumentError::new_err(format!("scores[{i}]: {e}")))?;
             }
         }
         if opening_plies as usize > plies {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+            return Err(ArgumentError::new_err(format!(
                 "opening_plies {opening_plies} exceeds the game's {plies} moves"
             )));
         }
@@ -264,7 +264,15 @@ impl GameWriter {
 /// search score, the result where there is none), both exact where `tb`
 /// covers the position, `targets` (`result_weight * results + (1 -
 /// result_weight) * scores`, what a scalar network fits), `plies`,
-/// `game_ids` and `exact` (bool: the tables gave the value). `part` picks
+/// `game_ids` (unique across the files: the record's id plus the ids of the
+/// files before it), `record_ids` (the id in its file), `files` (the index
+/// of its file in `paths`), `exact` (bool: the tables gave the value), and
+/// policy targets: `actions` (int32, the action id of the move played from
+/// the position; -1 at a game's final position) and `searched` (bool: that
+/// move was the players' own search's choice: past the opening, whose
+/// moves are random or sampled, and with a score; the records keep no
+/// scores of the other moves, so there is no soft target over the legal
+/// moves). `part` picks
 /// the trainer's `"train"` or `"validation"` games (split by game with
 /// `validation_fraction`), or `"all"`. Runs without the GIL.
 #[pyfunction]
@@ -286,22 +294,22 @@ fn samples<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let Wrap(rules) = rules;
     if !(0.0..=1.0).contains(&result_weight) {
-        return Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "result_weight {result_weight} must be between 0 and 1"
-        )));
+        return Err(ArgumentError::new_err(format!("result_weight must be between 0 and 1, not {result_weight}")));
     }
     let part = match part {
         "all" => None,
         "train" => Some(false),
         "validation" => Some(true),
         other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "part {other:?}: expected \"all\", \"train\" or \"validation\""
+            return Err(ArgumentError::new_err(format!(
+                "part: {other:?} is not a part (expected \"all\", \"train\" or \"validation\")"
             )))
         }
     };
     if part.is_some() && !(validation_fraction > 0.0 && validation_fraction < 1.0) {
-        return Err(pyo3::exceptions::PyValueError::new_err("validation_fraction must be strictly between 0 and 1"));
+        return Err(ArgumentError::new_err(format!(
+            "validation_fraction must be strictly between 0 and 1, not {validation_fraction}"
+        )));
     }
     // Whether a game is kept by `part` (None: every game).
     let part_of =
@@ -325,7 +333,12 @@ fn samples<'py>(
         let options = SampleOptions { skip_opening, skip_forced_captures, dedup: false };
         let tables = tables.as_deref();
         let mut c = Columns::default();
-        for file in &files {
+        let index = ActionIndex::of(rules);
+        // `game_ids`: the record's id plus the ids of the files before it
+        // (their largest id + 1), so ids are unique across files.
+        let mut offset = 0u64;
+        for (file_no, file) in files.iter().enumerate() {
+            let mut largest: Option<u64> = None;
             // Rows are read in order and replayed in parallel, a chunk at a
             // time; the samples keep the file's order.
             let mut reader = RecordReader::open(file)?;
@@ -349,6 +362,8 @@ fn samples<'py>(
                                         continue;
                                     }
                                     let game = alq_records::replay_row(file, *line, record, Some(rules))?;
+                                    let moves = game.game.moves();
+                                    let opening = record.opening_plies;
                                     for s in Samples::new(options).of_game(&game) {
                                         let (result, score) = s.training_values(tables);
                                         part.features.extend_from_slice(&alq_engine::features(&s.position));
@@ -356,7 +371,14 @@ fn samples<'py>(
                                         part.scores.push(score);
                                         part.targets.push(blend(result, score, result_weight));
                                         part.plies.push(s.ply);
-                                        part.game_ids.push(s.game_id);
+                                        part.game_ids.push(offset + s.game_id);
+                                        part.record_ids.push(s.game_id);
+                                        part.files.push(file_no as u32);
+                                        // The move played from here (-1: the
+                                        // game's final position).
+                                        let played = moves.get(s.ply as usize).and_then(|&m| index.action(m));
+                                        part.actions.push(played.map_or(-1, |a| a as i32));
+                                        part.searched.push(played.is_some() && s.ply >= opening && s.score.is_some());
                                         part.exact.push(alq_records::exact_target(tables, &s.position).is_some());
                                     }
                                 }
@@ -367,9 +389,12 @@ fn samples<'py>(
                 );
                 next = following;
                 for part in parts {
-                    c.append(part?);
+                    let part = part?;
+                    largest = largest.max(part.record_ids.iter().copied().max());
+                    c.append(part);
                 }
             }
+            offset += largest.map_or(0, |id| id + 1);
         }
         Ok(c)
     });
@@ -384,6 +409,10 @@ fn samples<'py>(
     out.set_item("scores", c.scores.into_pyarray(py))?;
     out.set_item("plies", c.plies.into_pyarray(py))?;
     out.set_item("game_ids", c.game_ids.into_pyarray(py))?;
+    out.set_item("record_ids", c.record_ids.into_pyarray(py))?;
+    out.set_item("files", c.files.into_pyarray(py))?;
+    out.set_item("actions", c.actions.into_pyarray(py))?;
+    out.set_item("searched", c.searched.into_pyarray(py))?;
     out.set_item("exact", c.exact.into_pyarray(py))?;
     Ok(out)
 }
@@ -399,6 +428,10 @@ struct Columns {
     targets: Vec<f32>,
     plies: Vec<u32>,
     game_ids: Vec<u64>,
+    record_ids: Vec<u64>,
+    files: Vec<u32>,
+    actions: Vec<i32>,
+    searched: Vec<bool>,
     exact: Vec<bool>,
 }
 
@@ -411,6 +444,10 @@ impl Columns {
             targets: Vec::with_capacity(rows),
             plies: Vec::with_capacity(rows),
             game_ids: Vec::with_capacity(rows),
+            record_ids: Vec::with_capacity(rows),
+            files: Vec::with_capacity(rows),
+            actions: Vec::with_capacity(rows),
+            searched: Vec::with_capacity(rows),
             exact: Vec::with_capacity(rows),
         }
     }
@@ -422,6 +459,10 @@ impl Columns {
         self.targets.append(&mut other.targets);
         self.plies.append(&mut other.plies);
         self.game_ids.append(&mut other.game_ids);
+        self.record_ids.append(&mut other.record_ids);
+        self.files.append(&mut other.files);
+        self.actions.append(&mut other.actions);
+        self.searched.append(&mut other.searched);
         self.exact.append(&mut other.exact);
     }
 }

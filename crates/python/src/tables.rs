@@ -2,7 +2,6 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use pyo3::prelude::*;
 
@@ -11,8 +10,8 @@ use alq_solver::{Budget, Solver};
 use alq_tablebase::{Kind, Tablebase as Tables};
 
 use crate::board::{Move, Position};
-use crate::convert::Wrap;
-use crate::{RulesError, SolveError, TablebaseError};
+use crate::convert::{HashMb, Nodes, Seconds, Wrap};
+use crate::{ArgumentError, RulesError, SolveError, TablebaseError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Value>()?;
@@ -26,14 +25,40 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// `"draw"`; `plies` the distance to the end with perfect play where known
 /// (distance tables, solver) and `None` for a draw or a win/draw/loss-only
 /// table. `str()` is the CLI's text (`win 12`, `loss 7`, `draw`, `win`).
-#[pyclass(frozen, eq, hash, get_all, module = "alquerque_lab")]
+/// Values sort from worst to best for the side to move: losses (the
+/// quickest first), draws, wins (the quickest last); a distance not known
+/// sorts as the longest.
+#[pyclass(frozen, eq, ord, hash, get_all, module = "alquerque_lab")]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Value {
     kind: &'static str,
     plies: Option<u32>,
 }
 
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
 impl Value {
+    /// The sort key: kind, then the distance's worth (a longer loss is
+    /// better, a longer win worse; unknown counts as the longest).
+    fn rank(&self) -> (u8, i64) {
+        let plies = self.plies.map_or(i64::from(u32::MAX) + 1, i64::from);
+        match self.kind {
+            "loss" => (0, plies),
+            "draw" => (1, 0),
+            _ => (2, -plies),
+        }
+    }
+
     pub(crate) fn exact(value: Exact) -> Value {
         match value {
             Exact::Win(d) => Value { kind: "win", plies: Some(d) },
@@ -104,7 +129,7 @@ impl Tablebase {
 }
 
 /// Refuses tables built for other rules than `rules`.
-fn expect_rules(tb: &Tables, rules: RuleSet) -> PyResult<()> {
+pub(crate) fn expect_rules(tb: &Tables, rules: RuleSet) -> PyResult<()> {
     if tb.rules() != rules {
         return Err(RulesError::new_err(format!(
             "the tables in {} were built for the {} rules, not {}",
@@ -253,32 +278,29 @@ impl SolveResult {
 /// `movetime` seconds, `hash` MiB for the graph) runs out first. Leaves in
 /// `tb`'s tables get their exact value. Runs without the GIL.
 #[pyfunction]
-#[pyo3(signature = (position, *, nodes = None, movetime = None, tb = None, hash = 256))]
+#[pyo3(
+    signature = (position, *, nodes = None, movetime = None, tb = None, hash = HashMb(256)),
+    text_signature = "(position, *, nodes=None, movetime=None, tb=None, hash=256)"
+)]
 fn solve(
     py: Python<'_>,
     position: PyRef<'_, Position>,
-    nodes: Option<u64>,
-    movetime: Option<f64>,
+    nodes: Option<Nodes>,
+    movetime: Option<Seconds>,
     tb: Option<TablesArg<'_>>,
-    hash: usize,
+    hash: HashMb,
 ) -> PyResult<SolveResult> {
     let rules: RuleSet = position.rules;
     let tables = tb.map(|t| t.open(py)).transpose()?;
     if let Some(t) = &tables {
         expect_rules(t, rules)?;
     }
-    let time = match movetime {
-        Some(s) if !(s > 0.0 && s.is_finite()) => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "movetime {s} must be a positive number of seconds"
-            )))
-        }
-        other => other.map(Duration::from_secs_f64),
-    };
+    let time = movetime.map(Seconds::duration);
+    let nodes = nodes.map(|Nodes(n)| n);
     if nodes.is_none() && time.is_none() {
-        return Err(pyo3::exceptions::PyValueError::new_err("give a budget: nodes=N or movetime=SECONDS"));
+        return Err(ArgumentError::new_err("give a budget: nodes=N or movetime=SECONDS"));
     }
-    let budget = Budget { nodes, time, memory_bytes: hash.max(1).saturating_mul(1 << 20) };
+    let budget = Budget { nodes, time, memory_bytes: hash.0.max(1).saturating_mul(1 << 20) };
     let pos = position.pos;
     let result = py.detach(move || {
         let mut solver = Solver::new(tables.as_deref());

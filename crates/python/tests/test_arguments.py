@@ -96,21 +96,51 @@ def test_sides_and_points():
     assert (p.to_planes("b") == p.to_planes("black")).all()
     assert (p.to_planes() == p.to_planes("white")).all()
     for bad in ("red", "White", ""):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(aq.ArgumentError) as e:
             p.pieces(bad)
-        assert str(e.value) == f'unknown side "{bad}" (expected white or black)'
-        assert not isinstance(e.value, aq.AlquerqueError)
-        with pytest.raises(ValueError, match="unknown side"):
+        assert str(e.value) == f'side: unknown side "{bad}" (expected white or black)'
+        with pytest.raises(aq.ArgumentError, match="unknown side"):
             p.to_planes(bad)
     assert p.piece_at("c3") is None and p.piece_at("a1") == "white" and p.piece_at("e5") == "black"
     for bad in ("z9", "c6", "C3", ""):
-        with pytest.raises(ValueError) as e:
+        with pytest.raises(aq.ArgumentError) as e:
             p.piece_at(bad)
-        assert str(e.value) == f'"{bad}" is not a point (a1 … e5)'
-    with pytest.raises(TypeError):
+        assert str(e.value) == f'point: "{bad}" is not a point (a1 … e5)'
+    # pytest's `match` also reads the exception's notes (pyo3 adds "while
+    # processing 'side'"), so the message itself is compared.
+    with pytest.raises(aq.ArgumentError) as e:
         p.pieces(0)
-    with pytest.raises(TypeError):
+    assert str(e.value) == "side: 0 is not a side (expected white or black)"
+    with pytest.raises(aq.ArgumentError) as e:
         p.piece_at(12)
+    assert str(e.value) == "point: 12 is not a point (a1 … e5)"
+
+
+# Counted arguments: each refusal is one line naming the argument and value,
+# an ArgumentError (never pyo3's OverflowError or TypeError).
+BAD_LIMITS = [
+    (lambda: aq.search(aq.START_TEXT, nodes=-5, eval="hce", hash=1), "nodes must be a whole number of at least 1, not -5"),
+    (lambda: aq.search(aq.START_TEXT, nodes=0, eval="hce", hash=1), "nodes must be a whole number of at least 1, not 0"),
+    (lambda: aq.search(aq.START_TEXT, nodes=2.5, eval="hce", hash=1), "nodes must be a whole number of at least 1, not 2.5"),
+    (lambda: aq.search(aq.START_TEXT, nodes=True, eval="hce", hash=1), "nodes must be a whole number of at least 1, not True"),
+    (lambda: aq.search(aq.START_TEXT, depth=0, eval="hce", hash=1), "depth must be a whole number of at least 1, not 0"),
+    (lambda: aq.search(aq.START_TEXT, movetime=-1, eval="hce", hash=1), "movetime must be a positive number of seconds, not -1"),
+    (lambda: aq.search(aq.START_TEXT, movetime="1", eval="hce", hash=1), "movetime must be a positive number of seconds, not '1' (str)"),
+    (lambda: aq.search(aq.START_TEXT, eval="hce", hash=1), "give a limit: nodes=N, depth=D or movetime=SECONDS (one or more)"),
+    (lambda: aq.Engine(eval="hce", threads=0), "threads must be a whole number of at least 1, not 0"),
+    (lambda: aq.Engine(eval="hce", hash=-1), "hash must be a whole number of at least 0, not -1"),
+    (lambda: aq.Oracle(movetime=0), "movetime must be a positive number of seconds, not 0"),
+    (lambda: aq.samples([], part="test"), 'part: "test" is not a part (expected "all", "train" or "validation")'),
+]
+
+
+@pytest.mark.parametrize("call, message", BAD_LIMITS, ids=[m for _, m in BAD_LIMITS])
+def test_bad_limits_are_argument_errors_of_one_line(call, message):
+    with pytest.raises(aq.ArgumentError) as e:
+        call()
+    assert str(e.value) == message
+    # numpy's integers count as whole numbers.
+    assert aq.search(aq.START_TEXT, nodes=np.uint64(5), eval="hce", hash=1).nodes >= 1
 
 
 BAD_KEYS = [
@@ -139,7 +169,7 @@ def test_keys_round_trip_at_the_limits():
     for key in (0, twelve, twelve << 25, twelve | (twelve << 12) << 25 | 1 << 50, START_KEY):
         assert aq.Position.from_key(key).key == key
     with pytest.raises(OverflowError):
-        aq.Position.from_key(-1)
+        aq.Position.from_key(-1)  # a key is a bit pattern: Python's own error
 
 
 def test_position_push_returns_a_new_position_and_game_push_plays_in_place():

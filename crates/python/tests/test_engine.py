@@ -86,7 +86,7 @@ def test_games_carry_history_and_tables_give_exact_scores(tables_dir):
 def test_engine_errors():
     with pytest.raises(aq.EvalError, match="unknown evaluator"):
         aq.Engine(eval="nope")
-    with pytest.raises(ValueError, match="give a limit"):
+    with pytest.raises(aq.ArgumentError, match="give a limit"):
         aq.search(aq.Position())
     with pytest.raises(aq.RulesError):
         aq.Engine(rules="brainking").search(aq.Position(rules="classic"), nodes=10)

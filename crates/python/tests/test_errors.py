@@ -42,8 +42,11 @@ def test_bad_actions():
             p.push(action)
     with pytest.raises(aq.ActionError, match="not legal"):
         aq.action_to_move(p, 0)
-    with pytest.raises(TypeError):
+    with pytest.raises(aq.MoveError) as e:
         p.push(3.5)
+    assert str(e.value) == "move: 3.5 is not a move (give a Move, move text or an action id)"
+    with pytest.raises(aq.MoveError, match=r"^move: \[1\] \(list\) is not a move"):
+        p.push([1])
     import numpy as np
 
     with pytest.raises(aq.ActionError):
@@ -66,14 +69,14 @@ def test_rules_errors():
 
 def test_every_error_is_a_value_error():
     for cls in (aq.PositionError, aq.MoveError, aq.ActionError, aq.RulesError, aq.RecordError,
-                aq.TablebaseError, aq.EvalError, aq.SolveError):
+                aq.TablebaseError, aq.EvalError, aq.SolveError, aq.ArgumentError):
         assert issubclass(cls, aq.AlquerqueError) and issubclass(cls, ValueError)
 
 
 def test_bools_are_not_moves_and_batches_take_any_integer_arrays():
     import numpy as np
 
-    with pytest.raises(TypeError, match="not a move"):
+    with pytest.raises(aq.MoveError, match="^move: True is not a move"):
         aq.Position().push(True)
     p = aq.Position()
     offsets, actions = aq.legal_actions_batch([p.key])

@@ -49,9 +49,9 @@ def test_nothing_within_the_budget_is_unknown():
 
 
 def test_bad_oracle_arguments_raise_the_package_errors(tmp_path):
-    with pytest.raises(ValueError, match="give a budget"):
+    with pytest.raises(aq.ArgumentError, match="give a budget"):
         aq.Oracle(movetime=None)
-    with pytest.raises(ValueError, match="positive number of seconds"):
+    with pytest.raises(aq.ArgumentError, match="positive number of seconds"):
         aq.Oracle(movetime=-1.0)
     damaged = tmp_path / "bad.store"
     damaged.write_bytes(b"not a store")

@@ -30,6 +30,8 @@ _Searchable: TypeAlias = Position | Game | str
 """A position to search: a ``Position``, a ``Game`` (its history counts for
 repetitions) or position text."""
 _Path: TypeAlias = str | os.PathLike[str]
+_Tables: TypeAlias = Tablebase | str | os.PathLike[str]
+"""Endgame tables: an open ``Tablebase`` or the folder to open."""
 _Paths: TypeAlias = _Path | Sequence[_Path]
 """One records file or several."""
 _Result: TypeAlias = Literal["1-0", "0-1", "1/2-1/2"]
@@ -52,7 +54,18 @@ class _Samples(TypedDict):
     plies: NDArray[np.uint32]
     """The ply of the position in its game."""
     game_ids: NDArray[np.uint64]
-    """The id of the game the position comes from."""
+    """The game the position comes from, unique across the files: its record
+    id plus the ids of the files before it (their largest id + 1)."""
+    record_ids: NDArray[np.uint64]
+    """The game's id in its own file."""
+    files: NDArray[np.uint32]
+    """The index in ``paths`` of the game's file."""
+    actions: NDArray[np.int32]
+    """The action id of the move played from the position (the policy target);
+    -1 at a game's final position."""
+    searched: NDArray[np.bool_]
+    """Whether that move was the players' own search's choice: past the
+    opening (whose moves are random or sampled) and with a score."""
     exact: NDArray[np.bool_]
     """Whether the endgame tables gave the value."""
 
@@ -71,6 +84,10 @@ __version__: Final[str]
 
 class AlquerqueError(ValueError):
     """Base class of the package's errors (a ValueError)."""
+
+class ArgumentError(AlquerqueError):
+    """An argument of the wrong kind or out of range (a side, a point, a
+    limit, a part name), named in the message."""
 
 class PositionError(AlquerqueError):
     """Position text that cannot be read."""
@@ -104,11 +121,17 @@ class Move:
     points, and its action id in the rule set's fixed action index.
 
     Moves are not made directly: they come from ``Position.legal_moves``,
-    ``Position.parse_move``, ``Game.push`` and the like.
+    ``Position.parse_move``, ``Game.push`` and the like. A ``Move`` is not
+    equal to its text: test text with ``Position.is_legal``. Moves sort by
+    rule set, then by action id.
     """
 
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Move, /) -> bool: ...
+    def __le__(self, other: Move, /) -> bool: ...
+    def __gt__(self, other: Move, /) -> bool: ...
+    def __ge__(self, other: Move, /) -> bool: ...
     def __hash__(self, /) -> int: ...
     @property
     def text(self) -> str:
@@ -154,6 +177,12 @@ class Position:
         """The position packed into one integer (see ``key``)."""
     def __eq__(self, other: object, /) -> bool: ...
     def __ne__(self, other: object, /) -> bool: ...
+    def __lt__(self, other: Position, /) -> bool:
+        """Positions sort by rule set, then by ``key``: a fixed order with no
+        meaning beyond that."""
+    def __le__(self, other: Position, /) -> bool: ...
+    def __gt__(self, other: Position, /) -> bool: ...
+    def __ge__(self, other: Position, /) -> bool: ...
     def __hash__(self, /) -> int: ...
     def __copy__(self) -> Position: ...
     def __deepcopy__(self, _memo: object) -> Position: ...
@@ -179,6 +208,10 @@ class Position:
         """An int8 array over the whole action index, 1 where the action is legal."""
     def parse_move(self, mv: _MoveArg) -> Move:
         """The legal move a text, a ``Move`` or an action id names."""
+    def is_legal(self, mv: _MoveArg) -> bool:
+        """Whether ``mv`` (move text such as ``"c2-c3"``, a ``Move`` or an action
+        id) is a legal move here. Never raises for a move that is merely
+        illegal or malformed text; a ``Move`` of other rules is not legal."""
     def push(self, mv: _MoveArg) -> Position:
         """A new position: this one after a legal move (a ``Move``, move text or
         an action id). This position does not change (positions are
@@ -270,6 +303,9 @@ class Game:
         """The legal action ids, ascending; none once the game is over."""
     def action_mask(self) -> NDArray[np.int8]:
         """An int8 mask over the action index; all zero once the game is over."""
+    def is_legal(self, mv: _MoveArg) -> bool:
+        """Whether ``mv`` (move text, a ``Move`` or an action id) is legal now;
+        ``False`` for every move once the game is over."""
     def push(self, mv: _MoveArg) -> Move:
         """Plays a legal move (a ``Move``, move text or an action id) in this
         game, in place, and returns the ``Move`` played; refused once the game
@@ -303,10 +339,28 @@ def legal_actions_batch(
     """The legal actions of many positions at once, given as packed keys
     (uint64, see ``Position.key``): returns ``(offsets, actions)``, where the
     actions of position i are ``actions[offsets[i]:offsets[i + 1]]``
-    (generation order). Runs without the GIL.
+    (ascending within each position, as ``Position.legal_actions()``). Runs
+    without the GIL.
 
     ``keys`` must be a one-dimensional numpy array of dtype uint64 (a list or
     an int64 array is refused with ``TypeError``)."""
+
+def action_masks_batch(
+    keys: ArrayLike,
+    out: NDArray[np.bool_] | NDArray[np.uint8] | None = None,
+    *,
+    packed: bool = False,
+    rules: _Rules = "brainking",
+) -> NDArray[np.bool_] | NDArray[np.uint8]:
+    """The action masks of many positions at once, given as packed keys: row i
+    is the mask of ``keys[i]``. Unpacked (the default) a bool array of shape
+    (n, num_actions); with ``packed=True`` a uint8 array of shape (n,
+    ceil(num_actions / 8)) in numpy's ``packbits`` order (action a is bit
+    ``7 - a % 8`` of byte ``a // 8``), so ``np.unpackbits(m, axis=1,
+    count=num_actions)`` gives the unpacked mask. With ``out`` (a C-contiguous
+    array of that dtype and shape, e.g. reused between batches) the masks are
+    written into it and it is returned; nothing is allocated. Runs without the
+    GIL, on all cores."""
 
 def play_batch(
     keys: ArrayLike, actions: ArrayLike, rules: _Rules = "brainking"
@@ -333,6 +387,14 @@ class SearchResult:
     @property
     def score_value(self) -> int | None:
         """Centipawns or plies; ``None`` for a draw."""
+    @property
+    def pawns(self) -> float | None:
+        """The score in pawns (centipawns / 100) when it is an evaluation;
+        ``None`` when it is proven."""
+    @property
+    def value(self) -> _ValueKind | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when the score
+        is proven (tables or a search to the end); ``None`` for an evaluation."""
     @property
     def score(self) -> str:
         """The score as the CLI prints it (``cp 35``, ``win 12``, ``draw``)."""
@@ -371,6 +433,14 @@ class Info:
     @property
     def score_value(self) -> int | None:
         """Centipawns or plies; ``None`` for a draw."""
+    @property
+    def pawns(self) -> float | None:
+        """The score in pawns (centipawns / 100) when it is an evaluation;
+        ``None`` when it is proven."""
+    @property
+    def value(self) -> _ValueKind | None:
+        """``"win"``, ``"draw"`` or ``"loss"`` for the side to move when the score
+        is proven (tables or a search to the end); ``None`` for an evaluation."""
     @property
     def score(self) -> str:
         """The score as the CLI prints it (``cp 35``, ``win 12``, ``draw``)."""
@@ -418,7 +488,7 @@ class Engine:
         cls,
         *,
         eval: str = "nn",
-        tb: str | os.PathLike[str] | None = None,
+        tb: _Tables | None = None,
         threads: int = 1,
         hash: int = 64,
         rules: _Rules = "brainking",
@@ -460,7 +530,7 @@ def search(
     depth: int | None = None,
     movetime: float | None = None,
     eval: str = "nn",
-    tb: str | os.PathLike[str] | None = None,
+    tb: _Tables | None = None,
     threads: int = 1,
     hash: int = 64,
     rules: _Rules | None = None,
@@ -474,7 +544,7 @@ def analyze(
     depth: int | None = None,
     movetime: float | None = None,
     eval: str = "nn",
-    tb: str | os.PathLike[str] | None = None,
+    tb: _Tables | None = None,
     threads: int = 1,
     hash: int = 64,
     rules: _Rules | None = None,
@@ -603,7 +673,7 @@ class Oracle:
     def __new__(
         cls,
         *,
-        tb: Tablebase | _Path | None = None,
+        tb: _Tables | None = None,
         store: _Path | None = None,
         movetime: float | None = 1.0,
         nodes: int | None = None,
@@ -651,7 +721,7 @@ def solve(
     *,
     nodes: int | None = None,
     movetime: float | None = None,
-    tb: Tablebase | str | os.PathLike[str] | None = None,
+    tb: _Tables | None = None,
     hash: int = 256,
 ) -> SolveResult:
     """Solves a position exactly (``alq solve --goal value``): the value with its
@@ -760,7 +830,7 @@ def samples(
     paths: _Paths,
     *,
     rules: _Rules = "brainking",
-    tb: Tablebase | str | os.PathLike[str] | None = None,
+    tb: _Tables | None = None,
     result_weight: float = 0.5,
     skip_opening: bool = True,
     skip_forced_captures: bool = True,
@@ -775,7 +845,11 @@ def samples(
     search score, the result where there is none), both exact where ``tb``
     covers the position, ``targets`` (``result_weight * results + (1 -
     result_weight) * scores``, what a scalar network fits), ``plies``,
-    ``game_ids`` and ``exact`` (bool: the tables gave the value). ``part`` picks
+    ``game_ids`` (unique across the files), ``record_ids``, ``files``, ``exact``
+    (bool: the tables gave the value), and the policy targets ``actions``
+    (the action id of the move played; -1 at a game's final position) and
+    ``searched`` (that move was the search's choice); the records keep no
+    scores of the other moves, so there is no soft target. ``part`` picks
     the trainer's ``"train"`` or ``"validation"`` games (split by game with
     ``validation_fraction``), or ``"all"``. Runs without the GIL."""
 
@@ -786,6 +860,7 @@ __all__ = [
     "ActionError",
     "AlquerqueError",
     "Analysis",
+    "ArgumentError",
     "Engine",
     "EvalError",
     "Game",
@@ -809,6 +884,7 @@ __all__ = [
     "TablebaseError",
     "Value",
     "__version__",
+    "action_masks_batch",
     "action_to_move",
     "action_triple",
     "analyze",
