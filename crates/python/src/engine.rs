@@ -203,7 +203,11 @@ fn limits(nodes: Option<Nodes>, depth: Option<Depth>, movetime: Option<Seconds>)
 /// optionally with weights as `"hce@mobility=4"`; or a network file), a
 /// transposition table of `hash` MiB kept between searches, optional endgame
 /// tables, and `threads` search threads (Lazy SMP; with more than one,
-/// searches limited by nodes or depth are no longer reproducible).
+/// searches limited by nodes or depth are no longer reproducible). To
+/// search many positions, make one `Engine` and call its `search`: the
+/// module's `search()` builds an engine and its hash on every call
+/// (1,000-node searches of the start, measured: 0.96 ms a call with the
+/// default 64 MiB, 0.20 ms with `hash=1`, 0.15 ms on a kept `Engine`).
 #[pyclass(frozen, module = "alquerque_lab")]
 pub struct Engine {
     searcher: Arc<Mutex<BoxSearcher>>,
@@ -449,7 +453,8 @@ impl Drop for Analysis {
     }
 }
 
-/// One search with a fresh engine (see `Engine` for the arguments).
+/// One search with a fresh engine and hash (see `Engine` for the
+/// arguments; for many searches make one `Engine`, which keeps its hash).
 #[pyfunction]
 #[pyo3(
     signature = (position, *, nodes = None, depth = None, movetime = None, eval = "nn", tb = None, threads = Threads(1), hash = HashMb(64), rules = None),

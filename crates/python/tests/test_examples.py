@@ -25,14 +25,32 @@ def test_the_python_engine_plays_a_match(alq, tmp_path):
     assert result["wins"] == 6, result
 
 
-def test_the_training_example_runs(tmp_path, games_file):
-    pytest.importorskip("torch")
+def run_example(name: str, *args: str) -> str:
+    """Runs examples/NAME with ARGS; its standard output (it must succeed)."""
     import subprocess
 
-    proc = subprocess.run(
-        [sys.executable, str(ROOT / "crates" / "python" / "examples" / "train_value_net.py"),
-         "--games", str(games_file), "--epochs", "2", "--play", "4"],
-        capture_output=True, text=True, timeout=600,
-    )
+    proc = subprocess.run([sys.executable, str(ROOT / "crates" / "python" / "examples" / name), *args],
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    assert "vs greedy" in proc.stdout
+    return proc.stdout
+
+
+def test_the_training_example_runs(tmp_path, games_file):
+    pytest.importorskip("torch")
+    out = run_example("train_value_net.py", "--games", str(games_file), "--epochs", "2", "--play", "4")
+    assert "vs greedy" in out
+
+
+def test_the_policy_value_example_trains_and_plays(games_file):
+    """numpy only: the value and policy heads learn (the validation losses
+    fall) and every way of playing finishes its games against both opponents."""
+    pytest.importorskip("pettingzoo")
+    import re
+
+    out = run_example("train_policy_value_net.py", "--games", str(games_file), "--epochs", "3", "--play", "4")
+    losses = [tuple(map(float, m)) for m in re.findall(r"value loss ([\d.]+) policy loss ([\d.]+)", out)]
+    assert len(losses) == 4, out
+    assert losses[-1][0] < losses[0][0] and losses[-1][1] < losses[0][1], out
+    for way in ("value", "policy", "policy+value"):
+        for opponent in ("greedy", "hce@nodes=100"):
+            assert re.search(rf"^{re.escape(way)} vs {re.escape(opponent)}: 4 games", out, re.M), out

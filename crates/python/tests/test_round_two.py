@@ -189,3 +189,63 @@ def test_samples_carry_the_move_played_and_unique_game_ids(games_file, tmp_path)
     assert set(both["game_ids"][:m].tolist()).isdisjoint(both["game_ids"][m:].tolist())
     assert (both["game_ids"][m:] == both["record_ids"][m:] + max(r.id for r in records) + 1).all()
     assert (both["actions"][:m] == both["actions"][m:]).all()
+
+
+# 9. The compact index: a move by its origin and end.
+
+
+def test_the_compact_index_names_every_legal_move_but_rare_ties(games_file):
+    from alquerque_lab.compact import CompactIndex
+
+    index = CompactIndex()
+    assert len(index) == 256 and len(CompactIndex("classic")) > 256
+    seen_tie = False
+    for p in game_positions(games_file, limit=5_000) + [aq.Position("..W../...../BW.../.WW../...W. b")]:
+        moves = p.legal_moves()
+        compact = index.legal_actions(p)
+        assert compact == sorted({index.of_move(m) for m in moves})
+        assert np.flatnonzero(index.action_mask(p)).tolist() == compact
+        for c in compact:
+            mv = index.to_move(p, c)
+            assert index.pair(c) == (mv.from_point, mv.to_point) and p.is_legal(mv)
+            same = [m for m in moves if (m.from_point, m.to_point) == index.pair(c)]
+            assert len(mv.captured) == max(len(m.captured) for m in same)
+            seen_tie |= len(same) > 1
+        assert (index.actions_of(np.array([m.action for m in moves])) == [index.of_move(m) for m in moves]).all()
+    assert seen_tie, "the tie position has two moves with one origin and end"
+    with pytest.raises(aq.ActionError, match="not legal"):
+        index.to_move(aq.Position(), index.of_action(0) if index.pair(index.of_action(0)) != ("b2", "c3") else 1)
+    with pytest.raises(aq.ActionError, match="out of range"):
+        index.pair(256)
+
+
+def test_the_environments_play_the_compact_index():
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    api_test(aq.env(actions="compact", max_plies=200), num_cycles=500)
+    env = aq.env(actions="compact")
+    env.reset(seed=0)
+    obs, *_ = env.last()
+    assert obs["action_mask"].shape == (256,) and int(obs["action_mask"].sum()) == 4
+    with pytest.raises(ValueError, match="actions"):
+        aq.env(actions="small")
+    pyspiel = pytest.importorskip("pyspiel")
+    import alquerque_lab.openspiel  # noqa: F401
+
+    game = pyspiel.load_game("alquerque_lab(actions=compact,max_plies=300)")
+    assert game.num_distinct_actions() == 256
+    state = game.new_initial_state()
+    assert [state.action_to_string(a) for a in state.legal_actions()] == ["b2-c3", "c2-c3", "d2-c3", "d3-c3"]
+    pyspiel.random_sim_test(game, num_sims=10, serialize=True, verbose=False)
+
+
+def test_the_bench_measures_the_batch_calls_on_one_core():
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "alquerque_lab.bench", "--batch-only", "--quick", "--threads", "1"],
+                         capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    rows = [line for line in out.stdout.splitlines() if line.startswith("| ")]
+    assert len(rows) == 7 and any("packed" in r for r in rows) and all("positions" in r for r in rows), out.stdout

@@ -182,11 +182,23 @@ impl Certificate {
         let (n, goal) = field(next("goal")?, "goal")?;
         let goal: Goal = goal.parse().map_err(|problem| CertificateError::Line { line: n, problem })?;
         let (n, root) = field(next("root")?, "root")?;
-        let root_key = root.split(' ').next().unwrap_or("");
+        let (root_key, root_text) = root.split_once(' ').unwrap_or((&root, ""));
         let root = u64::from_str_radix(root_key, 16)
             .ok()
             .filter(|&k| Position::from_key(k).is_ok())
             .ok_or_else(|| CertificateError::Line { line: n, problem: format!("bad root key {root_key:?}") })?;
+        // The text after the key is for readers: it must name the key's
+        // position, so that the file cannot claim a proof of another one.
+        let keyed = Position::from_key_unchecked(root).to_string();
+        if root_text.trim() != keyed {
+            return Err(CertificateError::Line {
+                line: n,
+                problem: format!(
+                    "the root's text {:?} is not the position of its key {root_key} ({keyed})",
+                    root_text.trim()
+                ),
+            });
+        }
         let (n, tables) = field(next("tables")?, "tables")?;
         let table_pieces: u32 = tables
             .parse()

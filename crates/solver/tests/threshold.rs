@@ -396,6 +396,17 @@ fn damaged_certificate_text_is_refused_with_the_line() {
     let first_move = text.lines().find(|l| l.contains(" move ")).unwrap();
     let broken = text.replace(first_move, &format!("{} move a1-a5", &first_move[..first_move.find(" move ").unwrap()]));
     assert!(Certificate::parse(broken.as_bytes()).unwrap_err().to_string().contains("a1-a5"));
+    // A root line whose text names another position than its key (the
+    // start's text on a proof of this 4-piece position) is refused by line.
+    let root_line = text.lines().find(|l| l.starts_with("root ")).unwrap();
+    let key = root_line.split(' ').nth(1).unwrap();
+    let misleading = text.replace(root_line, &format!("root {key} {}", Position::start()));
+    let err = Certificate::parse(misleading.as_bytes()).unwrap_err();
+    assert!(
+        matches!(&err, CertificateError::Line { line: 4, problem } if problem.contains("is not the position of its key")),
+        "{err}"
+    );
+    assert!(Certificate::parse(text.replace(root_line, &format!("root {key}")).as_bytes()).is_err());
 }
 
 #[test]

@@ -482,7 +482,11 @@ class Engine:
     transposition table of ``hash`` MiB kept between searches, optional endgame
     tables (a folder built by ``alq tb build``), and ``threads`` search threads
     (Lazy SMP; with more than one, searches limited by nodes or depth are no
-    longer reproducible)."""
+    longer reproducible). To search many positions, make one ``Engine`` and call
+    its ``search``: the module's ``search()`` builds an engine and its hash on
+    every call (1,000-node searches of the start, measured: 0.96 ms a call
+    with the default 64 MiB, 0.20 ms with ``hash=1``, 0.15 ms on a kept
+    ``Engine``)."""
 
     def __new__(
         cls,
@@ -535,7 +539,8 @@ def search(
     hash: int = 64,
     rules: _Rules | None = None,
 ) -> SearchResult:
-    """One search with a fresh engine (see ``Engine`` for the arguments)."""
+    """One search with a fresh engine and hash (see ``Engine`` for the
+    arguments; for many searches make one ``Engine``, which keeps its hash)."""
 
 def analyze(
     position: _Searchable,

@@ -1,13 +1,16 @@
 """Speed of the package, measured side by side in one run.
 
-    python -m alquerque_lab.bench [--games FILE] [--alq PATH] [--quick]
+    python -m alquerque_lab.bench [--games FILE] [--alq PATH] [--quick] [--threads T] [--batch-only]
 
 Prints one Markdown table (the README's) with:
 
 - per-call overhead: ``Position.legal_moves()``, ``Position.push()``,
   ``Game.push()`` from Python, one call at a time;
 - batch calls: ``legal_actions_batch`` and ``play_batch`` over a million
-  packed positions (positions per second);
+  packed positions, ``action_masks_batch`` (bool, into a reused array, and
+  bit-packed) beside stacking ``Position.action_mask()`` (positions per
+  second), on all cores and again on one (a second process with
+  ``--batch-only --threads 1``);
 - ``samples()``: the trainer's samples of a records file (samples per second);
 - search: nodes per second of ``alquerque_lab.search`` beside ``alq analyze``
   on the positions and depths of ``alq bench`` (the same evaluator, one
@@ -118,6 +121,22 @@ def bench_batch(rows: list[tuple[str, str, str]], count: int) -> None:
     t = best_of(3, both)
     rows.append(("legal actions then play, batch", f"{t:.3f} s", rate(len(live), t) + " positions"))
 
+    n = min(10_000, count)
+    few = keys[:n]
+    width = aq.num_actions()
+    t = best_of(3, lambda: aq.action_masks_batch(few))
+    rows.append((f"`action_masks_batch`, {n:,} positions, new bool array ({n * width / 1e6:.0f} MB)", f"{t:.3f} s", rate(n, t) + " positions"))
+    out = np.empty((n, width), dtype=np.bool_)
+    t = best_of(3, lambda: aq.action_masks_batch(few, out))
+    rows.append((f"`action_masks_batch`, {n:,} positions, into a reused bool array", f"{t:.3f} s", rate(n, t) + " positions"))
+    many = keys[: min(100_000, count)]
+    packed = np.empty((len(many), (width + 7) // 8), dtype=np.uint8)
+    t = best_of(3, lambda: aq.action_masks_batch(many, packed, packed=True))
+    rows.append((f"`action_masks_batch`, {len(many):,} positions, packed into a reused array ({packed.nbytes / 1e6:.0f} MB)", f"{t:.3f} s", rate(len(many), t) + " positions"))
+    positions = [aq.Position.from_key(int(k)) for k in few]
+    t = best_of(3, lambda: np.stack([p.action_mask() for p in positions]))
+    rows.append((f"stacking `Position.action_mask()`, {n:,} positions", f"{t:.3f} s", rate(n, t) + " positions"))
+
 
 def bench_samples(rows: list[tuple[str, str, str]], games: Path) -> None:
     holder = {}
@@ -224,10 +243,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--alq", default=os.environ.get("ALQ") or shutil.which("alq"), help="the alq binary (default: $ALQ or alq on PATH)")
     parser.add_argument("--eval", default="hce", help="evaluator of the search comparison (default hce, as alq bench)")
     parser.add_argument("--quick", action="store_true", help="smaller counts (a smoke test, not figures)")
+    parser.add_argument("--threads", type=int, help="cores for the batch calls (RAYON_NUM_THREADS; default: all)")
+    parser.add_argument("--batch-only", action="store_true", help="only the batch calls (no records, search or environment)")
     args = parser.parse_args(argv)
+    if args.threads is not None:
+        # Read by the batch calls' thread pool when it starts, at their first call.
+        os.environ["RAYON_NUM_THREADS"] = str(args.threads)
+    count = 100_000 if args.quick else 1_000_000
+    if args.batch_only:
+        rows: list[tuple[str, str, str]] = []
+        bench_batch(rows, count)
+        for what, t, r in rows:
+            print(f"| {what} | {t} | {r} |")
+        return 0
     if not args.alq:
         parser.error("the alq binary was not found: pass --alq PATH or set ALQ")
-    rows: list[tuple[str, str, str]] = []
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         games = args.games
         if games is None:
@@ -238,7 +269,14 @@ def main(argv: list[str] | None = None) -> int:
         if not games.is_file():
             parser.error(f"{games}: no such file")
         bench_calls(rows)
-        bench_batch(rows, 100_000 if args.quick else 1_000_000)
+        bench_batch(rows, count)
+        one_core = subprocess.run(
+            [sys.executable, "-m", "alquerque_lab.bench", "--batch-only", "--threads", "1"] + (["--quick"] if args.quick else []),
+            capture_output=True, text=True, check=True,
+        ).stdout.splitlines()
+        for line in one_core:
+            what, t, r = [c.strip() for c in line.strip("|").split("|")]
+            rows.append((f"{what} (1 core)", t, r))
         bench_samples(rows, games)
         bench_search(rows, args.alq, args.eval, 1 if args.quick else 7)
         bench_env(rows, 2_000 if args.quick else 20_000)

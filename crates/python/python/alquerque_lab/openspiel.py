@@ -14,7 +14,9 @@ Parameters (``pyspiel.load_game("alquerque_lab(rules=classic,max_plies=500)")``)
 - ``max_plies``: the game is a draw when it reaches this many plies (default
   1000; OpenSpiel needs a bound on the game's length);
 - ``no_progress``: plies without a capture or forward move that end the game
-  in a draw (default 60; 0 switches the rule off).
+  in a draw (default 60; 0 switches the rule off);
+- ``actions``: ``full`` (default, the fixed action index) or ``compact``
+  (256 actions, a move by its origin and end: ``alquerque_lab.compact``).
 
 Player 0 is White (moves first), player 1 Black. Actions are the fixed action
 index (``alquerque_lab.num_actions``); ``action_to_string`` gives the move
@@ -34,10 +36,11 @@ except ImportError as e:  # pragma: no cover - exercised only without open_spiel
     raise ImportError("alquerque_lab.openspiel needs OpenSpiel: pip install open_spiel") from e
 
 from alquerque_lab._core import Game, action_to_move, action_triple, num_actions
+from alquerque_lab.compact import CompactIndex
 
 __all__ = ["GAME_TYPE", "AlquerqueGame", "AlquerqueState", "register"]
 
-_DEFAULTS = {"rules": "brainking", "max_plies": 1000, "no_progress": 60}
+_DEFAULTS = {"rules": "brainking", "max_plies": 1000, "no_progress": 60, "actions": "full"}
 
 GAME_TYPE = pyspiel.GameType(
     short_name="alquerque_lab",
@@ -67,8 +70,11 @@ class AlquerqueGame(pyspiel.Game):
         max_plies = int(merged["max_plies"])
         if max_plies < 1:
             raise ValueError(f"max_plies {max_plies} must be at least 1")
+        if merged["actions"] not in ("full", "compact"):
+            raise ValueError(f'actions {merged["actions"]!r}: expected "full" or "compact"')
+        self.compact = CompactIndex(rules) if merged["actions"] == "compact" else None
         info = pyspiel.GameInfo(
-            num_distinct_actions=num_actions(rules),
+            num_distinct_actions=num_actions(rules) if self.compact is None else len(self.compact),
             max_chance_outcomes=0,
             num_players=2,
             min_utility=-1.0,
@@ -95,6 +101,7 @@ class AlquerqueState(pyspiel.State):
     def __init__(self, game: AlquerqueGame):
         super().__init__(game)
         self.game = Game(rules=game.rules, no_progress=game.no_progress, max_plies=game.max_plies)
+        self.compact = game.compact
 
     def current_player(self) -> int:
         if self.game.is_over():
@@ -102,12 +109,23 @@ class AlquerqueState(pyspiel.State):
         return 0 if self.game.side_to_move == "white" else 1
 
     def _legal_actions(self, player: int) -> list[int]:
+        if self.compact is not None:
+            return self.compact.legal_actions(self.game)
         return self.game.legal_actions()
 
     def _apply_action(self, action: int) -> None:
-        self.game.push(int(action))
+        if self.compact is not None:
+            self.game.push(self.compact.to_move(self.game, int(action)))
+        else:
+            self.game.push(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if self.compact is not None:
+            try:
+                return str(self.compact.to_move(self.game, action))
+            except ValueError:
+                origin, end = self.compact.pair(action)
+                return f"{origin}>{end}"
         try:
             return str(action_to_move(self.game.position, action))
         except ValueError:

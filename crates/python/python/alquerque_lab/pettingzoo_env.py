@@ -12,7 +12,10 @@ Agents: ``player_0`` plays White (moves first), ``player_1`` Black.
 Actions: ``Discrete(alquerque_lab.num_actions(rules))``, the fixed action
 index (every move the rules can produce, numbered once; see
 ``alquerque_lab.action_triple``). Only legal actions may be played: the
-observation's ``action_mask`` marks them.
+observation's ``action_mask`` marks them. With ``actions="compact"``:
+``Discrete(256)``, a move by its origin and end (``alquerque_lab.compact``;
+a rare second move with the same origin and end cannot be played), for
+policy heads of 256 outputs instead of 49,100.
 
 Observation: ``{"observation": int8 (5, 5, 2), "action_mask": int8 (A,)}``.
 ``observation[r, f, 0]`` is 1 where the observing agent has a piece on file
@@ -44,6 +47,7 @@ except ImportError as e:  # pragma: no cover - exercised only without pettingzoo
     ) from e
 
 from alquerque_lab._core import Game, Position, num_actions
+from alquerque_lab.compact import CompactIndex
 
 __all__ = ["env", "raw_env", "board_text"]
 
@@ -85,12 +89,15 @@ class raw_env(AECEnv):
         max_plies: int | None = 1000,
         no_progress: int | None = 60,
         render_mode: str | None = None,
+        actions: str = "full",
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']} or None"
             )
+        if actions not in ("full", "compact"):
+            raise ValueError(f'actions {actions!r}: expected "full" or "compact"')
         if max_plies is not None and max_plies < 1:
             raise ValueError(f"max_plies {max_plies} must be at least 1 (or None)")
         self.rules = rules
@@ -98,6 +105,10 @@ class raw_env(AECEnv):
         self.no_progress = no_progress
         self.render_mode = render_mode
         self._num_actions = num_actions(rules)  # raises RulesError for unknown rules
+        self.actions = actions
+        self._compact = CompactIndex(rules) if actions == "compact" else None
+        if self._compact is not None:
+            self._num_actions = len(self._compact)
         self.possible_agents = ["player_0", "player_1"]
         self._sides = {"player_0": "white", "player_1": "black"}
         self.observation_spaces = {
@@ -122,7 +133,7 @@ class raw_env(AECEnv):
         assert self.game is not None, "reset() first"
         planes = self.game.position.to_planes(self._sides[agent])
         if agent == self.agent_selection and not self.game.is_over() and not self.truncations[agent]:
-            mask = self.game.action_mask()
+            mask = self.game.action_mask() if self._compact is None else self._compact.action_mask(self.game)
         else:
             mask = np.zeros(self._num_actions, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
@@ -148,7 +159,10 @@ class raw_env(AECEnv):
         assert self.game is not None, "reset() first"
         self._cumulative_rewards[agent] = 0
         self._clear_rewards()
-        move = self.game.push(int(action))
+        if self._compact is not None:
+            move = self.game.push(self._compact.to_move(self.game, int(action)))
+        else:
+            move = self.game.push(int(action))
         other = self._agent_selector.next()
         for a in self.agents:
             self.infos[a] = {"move": str(move), "plies": self.game.plies}
