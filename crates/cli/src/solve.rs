@@ -120,6 +120,27 @@ pub struct SolveArgs {
     /// certificate's root unless --position or --moves name one.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["certificate", "resume", "nodes", "movetime"])]
     check: Option<PathBuf>,
+    /// Deepen a certificate instead of searching: re-prove each of its table
+    /// leaves with more pieces than the `--tb` tables hold (K, their largest
+    /// piece count) by its own proof of the certificate's goal over the ≤ K
+    /// tables, and write one certificate with `tables K` to `--out`, checked
+    /// before it is written. `--nodes`/`--movetime` are the budget per leaf,
+    /// `--hash` per worker; the sub-proofs are kept in `--parts` as they are
+    /// found, so a killed or budget-limited run is continued by a rerun.
+    /// Leaves that resist the budget are listed by key (exit 1).
+    #[arg(long, value_name = "CERT", requires_all = ["out", "tb"], conflicts_with_all = ["certificate", "resume", "check", "reachable", "split", "merge"])]
+    deepen: Option<PathBuf>,
+    /// With `--deepen`: the deepened certificate (written atomically).
+    #[arg(long, value_name = "FILE", requires = "deepen")]
+    out: Option<PathBuf>,
+    /// With `--deepen`: the folder of sub-proofs (one `KEY.part` a leaf,
+    /// default: the `--out` path with `.parts` appended).
+    #[arg(long, value_name = "DIR", requires = "deepen")]
+    parts: Option<PathBuf>,
+    /// With `--deepen`: worker threads, each with its own solver (default:
+    /// all cores).
+    #[arg(long, value_name = "T", requires = "deepen", value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
     /// Count instead of solving: how many distinct positions legal play
     /// reaches from the position, by piece count from the top down, as far as
     /// `--hash` holds (one layer's positions at a time, about 10–20 bytes
@@ -149,6 +170,9 @@ impl SolveArgs {
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     if let Some(file) = &args.check {
         return run_check(&args, file);
+    }
+    if let Some(file) = &args.deepen {
+        return run_deepen(&args, file);
     }
     let rules = args.rules.get();
     let pos = match args.position.as_deref() {
@@ -406,6 +430,97 @@ fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
         start.elapsed().as_secs_f64()
     );
     println!("proven {}", cert.goal);
+    Ok(())
+}
+
+/// `alq solve --deepen CERT --tb DIR --out FILE`: a certificate over
+/// smaller tables (see `alq_solver::deepen`).
+fn run_deepen(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
+    let cert = alq_solver::Certificate::read(file)?;
+    if args.rules.rules.is_some_and(|r| r != cert.rules) {
+        bail!("{} is a certificate under the {} rules", file.display(), cert.rules);
+    }
+    let dir = args.tb.as_deref().expect("clap requires --tb");
+    let out = args.out.as_deref().expect("clap requires --out");
+    if args.hash == 0 {
+        bail!("--hash must be at least 1 MiB");
+    }
+    let tb = crate::players::open_tablebase(dir, Some(cert.rules))?;
+    let k = tb.wdl_max_pieces();
+    if k >= cert.table_pieces {
+        bail!(
+            "{} leans on tables of {} pieces, and {} holds {k}: nothing to deepen",
+            file.display(),
+            cert.table_pieces,
+            dir.display()
+        );
+    }
+    // Each worker builds its own evaluator from the spec, checked once here.
+    crate::players::parse_evaluator(&args.eval, cert.rules)?;
+    let make_eval = || crate::players::parse_evaluator(&args.eval, cert.rules).expect("checked above");
+    let parts = args.parts.clone().unwrap_or_else(|| {
+        let mut p = out.as_os_str().to_owned();
+        p.push(".parts");
+        PathBuf::from(p)
+    });
+    let threads =
+        args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
+    let leaves = alq_solver::deepen::deep_leaves(&cert, k).len();
+    println!(
+        "certificate {}: {} {} positions, tables {}; {leaves} table leaves above {k} pieces to prove over {}",
+        file.display(),
+        cert.goal,
+        cert.entries.len(),
+        cert.table_pieces,
+        dir.display()
+    );
+    let bar = crate::progress::bar(args.quiet, leaves as u64, "{bar:30} {pos}/{len} leaves, eta {eta}");
+    let start = std::time::Instant::now();
+    let (merged, report) =
+        alq_solver::deepen::deepen(&cert, &tb, &make_eval, &args.budget(), &parts, threads, &|done, _| {
+            bar.set_position(done as u64)
+        })?;
+    bar.finish_and_clear();
+    println!(
+        "leaves {}: {} proven before (parts in {}), {} proven now, {} resisting, {} disproven; {} positions expanded in {:.1} s",
+        report.deep_leaves,
+        report.resumed,
+        parts.display(),
+        report.proven,
+        report.resisting.len(),
+        report.disproven.len(),
+        report.nodes,
+        start.elapsed().as_secs_f64()
+    );
+    for &key in &report.resisting {
+        println!("resisting {key:016x} {}", Position::from_key_unchecked(key));
+    }
+    for &key in &report.disproven {
+        println!(
+            "disproven {key:016x} {} (the input certificate's table value does not hold?)",
+            Position::from_key_unchecked(key)
+        );
+    }
+    let Some(merged) = merged else {
+        bail!(
+            "{} of {} leaves not proven: rerun with a larger --nodes/--movetime (the {} proven are kept in {})",
+            report.resisting.len() + report.disproven.len(),
+            report.deep_leaves,
+            report.resumed + report.proven,
+            parts.display()
+        );
+    };
+    let root = Position::from_key_unchecked(merged.root);
+    let checked = alq_solver::check_certificate(&merged, &root, Some(&tb))
+        .map_err(|e| anyhow::anyhow!("the deepened certificate does not hold (nothing written): {e}"))?;
+    merged.write(out)?;
+    println!(
+        "certificate {} ({} positions, {} table leaves, tables {k}, checked), proves {} from {root}",
+        out.display(),
+        merged.entries.len(),
+        checked.table_leaves,
+        merged.goal
+    );
     Ok(())
 }
 

@@ -45,7 +45,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::io::BufRead;
+use std::io::{BufRead, Write as _};
 use std::path::Path;
 
 use alq_engine::{Move, Position, RuleSet, Side};
@@ -144,17 +144,33 @@ impl Certificate {
         out
     }
 
-    /// Writes the file atomically ([`alq_fs::write_atomic`]).
+    /// Writes the file atomically ([`alq_fs::write_atomic`]), gzip-compressed
+    /// when its name ends in `.gz` (both checkers read either form).
     pub fn write(&self, path: &Path) -> Result<(), SolveError> {
-        alq_fs::write_atomic(path, self.to_text().as_bytes()).map_err(SolveError::io(path))
+        let text = self.to_text();
+        let bytes = if path.extension().is_some_and(|e| e == "gz") {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gz.write_all(text.as_bytes()).and_then(|()| gz.finish()).map_err(SolveError::io(path))?
+        } else {
+            text.into_bytes()
+        };
+        alq_fs::write_atomic(path, &bytes).map_err(SolveError::io(path))
     }
 
     /// Reads a certificate file; a damaged or truncated file is refused
     /// with the line that is wrong.
     pub fn read(path: &Path) -> Result<Certificate, SolveError> {
         let file = std::fs::File::open(path).map_err(SolveError::io(path))?;
-        Certificate::parse(std::io::BufReader::new(file))
-            .map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
+        let mut reader = std::io::BufReader::new(file);
+        // A gzip-compressed certificate (large ones are shipped so) is read
+        // as it is: its first two bytes say which.
+        let gzip = reader.fill_buf().map_err(SolveError::io(path))?.starts_with(&[0x1f, 0x8b]);
+        let parsed = if gzip {
+            Certificate::parse(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(reader)))
+        } else {
+            Certificate::parse(reader)
+        };
+        parsed.map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
     }
 
     /// Parses a certificate's text.

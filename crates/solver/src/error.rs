@@ -28,6 +28,9 @@ pub enum SolveError {
     /// Two stores (or a store and a solver) answer a question both ways.
     #[error("contradictory answers for {position}")]
     Contradiction { position: Position },
+    /// Sub-proofs of a deepened certificate that cannot be joined.
+    #[error("deepening: {0}")]
+    Deepen(String),
 }
 
 impl SolveError {

@@ -33,6 +33,7 @@
 mod budget;
 pub mod certificate;
 mod compact;
+pub mod deepen;
 mod error;
 mod exact;
 mod explicit;

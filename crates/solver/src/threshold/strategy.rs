@@ -38,6 +38,16 @@ impl ThresholdSolver<'_> {
         }
     }
 
+    /// Takes in draw-goal entries proven elsewhere (a deepening's earlier
+    /// parts), so that later searches of `goal` end at their positions and
+    /// their certificates cite them. `entries` must be closed as for
+    /// `remember`: every certificate that cites them is checked in the end
+    /// anyway, so an entry that does not hold shows there. Win goals keep
+    /// nothing.
+    pub fn add_certified(&mut self, goal: Goal, entries: &[Entry]) {
+        self.remember(goal, entries);
+    }
+
     /// Positions certified so far for `goal` (draw goals; see
     /// [`ThresholdSolver::want_certificates`]).
     pub fn certified_len(&self, goal: Goal) -> usize {

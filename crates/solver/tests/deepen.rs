@@ -1,0 +1,132 @@
+//! Deepened certificates: a certificate over ≤ 5-piece table leaves,
+//! re-proven leaf by leaf over the ≤ 4-piece tables, checks with only those
+//! tables, keeps its goal and root, resumes from its parts, and reports the
+//! leaves a budget leaves unproven.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use alq_engine::{Evaluator, Hce, HceWeights, Position};
+use alq_solver::certificate::Step;
+use alq_solver::deepen::{deep_leaves, deepen, part_path};
+use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ThresholdSolver};
+use alq_tablebase::{build, BuildOptions, Kind, Tablebase};
+mod common;
+
+use common::random_position;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+fn built(pieces: u32) -> Tablebase {
+    let dir: PathBuf = std::env::temp_dir().join(format!("alq-deepen-tb{pieces}-{}", std::process::id()));
+    let options = BuildOptions { pieces, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Wdl };
+    build(&dir, &options, &mut |_| {}).unwrap();
+    Tablebase::open(&dir).unwrap()
+}
+
+/// The ≤ 6 and ≤ 4-piece win/draw/loss tables, built once for both tests.
+fn tables() -> &'static (Tablebase, Tablebase) {
+    static TB: OnceLock<(Tablebase, Tablebase)> = OnceLock::new();
+    TB.get_or_init(|| (built(6), built(4)))
+}
+
+fn hce() -> Box<dyn Evaluator> {
+    Box::new(Hce::new(HceWeights::default()))
+}
+
+fn unlimited() -> Budget {
+    Budget { nodes: None, time: None, memory_bytes: 1 << 30 }
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("alq-deepen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Certificates of 6-piece positions whose table leaves have up to 5
+/// pieces (the ≤ 6 tables, leaves cut at 5), at least one of each kind of
+/// goal with a 5-piece leaf.
+fn five_piece_certificates(tb6: &Tablebase) -> Vec<Certificate> {
+    let mut solver = ThresholdSolver::new(Some(tb6), Some(hce()));
+    solver.want_certificates(true);
+    solver.set_leaf_pieces(Some(5));
+    let mut rng = ChaCha8Rng::seed_from_u64(41);
+    let mut out: Vec<Certificate> = Vec::new();
+    while out.len() < 12 {
+        let pos = random_position(&mut rng, 6, 6);
+        for goal in Goal::ALL {
+            let r = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+            let cert = r.certificate.expect("settled");
+            let wins = out.iter().filter(|c| c.goal.is_win()).count();
+            let want = if cert.goal.is_win() { wins < 6 } else { out.len() - wins < 6 };
+            if r.outcome == Outcome::Proven && want && !deep_leaves(&cert, 4).is_empty() {
+                assert_eq!(cert.table_pieces, 5);
+                out.push(cert);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn deepened_certificates_check_over_the_smaller_tables_and_resume() {
+    let (tb6, tb4) = tables();
+    let certs = five_piece_certificates(tb6);
+    for (i, cert) in certs.iter().enumerate() {
+        let root = Position::from_key_unchecked(cert.root);
+        // Over ≤ 4 tables the input does not check: its 5-piece leaves are beyond them.
+        assert!(check_certificate(cert, &root, Some(tb4)).is_err(), "{} from {root}", cert.goal);
+        let parts = scratch(&format!("parts{i}"));
+        let threads = if i % 2 == 0 { 1 } else { 2 };
+        let (merged, report) = deepen(cert, tb4, &hce, &unlimited(), &parts, threads, &|_, _| {}).unwrap();
+        let merged = merged.expect("every leaf proven");
+        assert_eq!(report.deep_leaves, deep_leaves(cert, 4).len());
+        assert_eq!((report.proven, report.resumed), (report.deep_leaves, 0));
+        assert!(report.resisting.is_empty() && report.disproven.is_empty());
+        assert_eq!((merged.goal, merged.root, merged.table_pieces), (cert.goal, cert.root, 4));
+        assert!(deep_leaves(&merged, 4).is_empty());
+        check_certificate(&merged, &root, Some(tb4)).unwrap_or_else(|e| panic!("{} from {root}: {e}", cert.goal));
+        // Its text round-trips, compressed too.
+        let file = parts.join("merged.cert.gz");
+        merged.write(&file).unwrap();
+        assert_eq!(std::fs::read(&file).unwrap()[..2], [0x1f, 0x8b]);
+        assert_eq!(Certificate::read(&file).unwrap(), merged);
+        // A rerun finds every sub-proof in the parts folder and proves nothing anew.
+        let (again, report) = deepen(cert, tb4, &hce, &unlimited(), &parts, 1, &|_, _| {}).unwrap();
+        assert_eq!((report.resumed, report.proven), (report.deep_leaves, 0));
+        assert_eq!(again.as_ref(), Some(&merged));
+        // A damaged part is proven again (one worker: the last leaf proven,
+        // the one with most pieces and the largest key, is cited by none).
+        if threads == 1 {
+            let last = deep_leaves(cert, 4).into_iter().max_by_key(|&k| (k.count_ones(), k)).unwrap();
+            std::fs::write(part_path(&parts, last), "alquerque-certificate 1\nrules brainking\n").unwrap();
+            let (again, report) = deepen(cert, tb4, &hce, &unlimited(), &parts, 1, &|_, _| {}).unwrap();
+            assert_eq!((report.resumed, report.proven), (report.deep_leaves - 1, 1));
+            check_certificate(&again.unwrap(), &root, Some(tb4)).unwrap();
+        }
+        std::fs::remove_dir_all(&parts).unwrap();
+    }
+}
+
+#[test]
+fn leaves_beyond_the_budget_are_reported_and_nothing_is_merged() {
+    let (tb6, tb4) = tables();
+    let cert = five_piece_certificates(tb6).into_iter().max_by_key(|c| deep_leaves(c, 4).len()).unwrap();
+    let parts = scratch("budget");
+    let tiny = Budget { nodes: Some(1), time: None, memory_bytes: 1 << 30 };
+    let (merged, report) = deepen(&cert, tb4, &hce, &tiny, &parts, 2, &|_, _| {}).unwrap();
+    assert!(merged.is_none());
+    assert!(!report.resisting.is_empty(), "{report:?}");
+    assert_eq!(report.proven + report.resisting.len(), report.deep_leaves);
+    // The report names leaves of the input.
+    let leaves = deep_leaves(&cert, 4);
+    assert!(report.resisting.iter().all(|k| leaves.contains(k)));
+    // With the budget lifted, the rerun proves just those.
+    let (merged, again) = deepen(&cert, tb4, &hce, &unlimited(), &parts, 2, &|_, _| {}).unwrap();
+    assert_eq!((again.resumed, again.proven), (report.proven, report.resisting.len()));
+    let root = Position::from_key_unchecked(cert.root);
+    check_certificate(&merged.unwrap(), &root, Some(tb4)).unwrap();
+    assert!(cert.entries.iter().any(|e| matches!(e.step, Step::Table(_))));
+    std::fs::remove_dir_all(&parts).unwrap();
+}
