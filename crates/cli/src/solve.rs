@@ -125,10 +125,12 @@ pub struct SolveArgs {
     /// piece count) by its own proof of the certificate's goal over the ≤ K
     /// tables, and write one certificate with `tables K` to `--out`, checked
     /// before it is written. `--nodes`/`--movetime` are the budget per leaf,
-    /// `--hash` per worker; the sub-proofs are kept in `--parts` as they are
+    /// `--hash` the search graph per worker (each worker also keeps the
+    /// positions it proved); the sub-proofs are kept in `--parts` as they are
     /// found, so a killed or budget-limited run is continued by a rerun.
-    /// Leaves that resist the budget are listed by key (exit 1).
-    #[arg(long, value_name = "CERT", requires_all = ["out", "tb"], conflicts_with_all = ["certificate", "resume", "check", "reachable", "split", "merge"])]
+    /// Leaves that resist the budget, or are disproven (the input does not
+    /// hold), are listed by key, and nothing is written (exit 2).
+    #[arg(long, value_name = "CERT", requires_all = ["out", "tb"], conflicts_with_all = ["certificate", "resume", "check", "reachable", "split", "merge", "position", "moves", "goal", "store", "read_store", "cycle_aware"])]
     deepen: Option<PathBuf>,
     /// With `--deepen`: the deepened certificate (written atomically).
     #[arg(long, value_name = "FILE", requires = "deepen")]
@@ -502,9 +504,16 @@ fn run_deepen(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
         );
     }
     let Some(merged) = merged else {
+        if !report.disproven.is_empty() {
+            bail!(
+                "{} leaves disproven over {}: the input certificate does not hold (check it with --check over its own tables)",
+                report.disproven.len(),
+                dir.display()
+            );
+        }
         bail!(
-            "{} of {} leaves not proven: rerun with a larger --nodes/--movetime (the {} proven are kept in {})",
-            report.resisting.len() + report.disproven.len(),
+            "{} of {} leaves not proven: rerun with a larger --nodes/--movetime or --hash (the {} proven are kept in {})",
+            report.resisting.len(),
             report.deep_leaves,
             report.resumed + report.proven,
             parts.display()

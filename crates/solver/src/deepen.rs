@@ -15,9 +15,10 @@
 //! first leaves of `start-white-draws.cert` over the ≤ 8 tables wrote 49 MB
 //! as whole proofs). A part is written before its entries count as written,
 //! so every part's missing entries are in parts already on disk, and the
-//! union of the parts is closed. A killed run keeps them; a rerun reads
-//! them back, gives their entries to its solvers as proven, and proves only
-//! the leaves still missing.
+//! union of the parts is closed while none is lost or damaged. A killed
+//! run keeps them; a rerun reads them back, refuses them when their union
+//! is not closed, gives their entries to its solvers as proven, and proves
+//! only the leaves still missing.
 //!
 //! The result is the union of the certificate's other entries and the
 //! parts' entries, one entry a position (the first met wins), with `tables
@@ -68,11 +69,10 @@ pub fn part_path(parts: &Path, key: u64) -> PathBuf {
 }
 
 /// The sub-proof of leaf `key` in `parts`, when one is there, reads, and
-/// is a part of `cert`'s goal from that leaf over tables of at most `k`
-/// pieces.
+/// is a part of `cert`'s goal from that leaf over the tables of `k` pieces.
 fn read_part(parts: &Path, cert: &Certificate, key: u64, k: u32) -> Option<Certificate> {
     let part = Certificate::read(&part_path(parts, key)).ok()?;
-    (part.goal == cert.goal && part.rules == cert.rules && part.root == key && part.table_pieces <= k).then_some(part)
+    (part.goal == cert.goal && part.rules == cert.rules && part.root == key && part.table_pieces == k).then_some(part)
 }
 
 /// The deep leaves of `cert`: its `table` entries with more than `k` pieces.
@@ -121,6 +121,15 @@ pub fn deepen(
             }
             None => todo.push(key),
         }
+    }
+    // Parts cite earlier parts: a missing or damaged part that others
+    // lean on (a kill cannot make one; writes are atomic) leaves them open.
+    if let Some(key) = open_entry(&earlier, cert.rules) {
+        return Err(SolveError::Deepen(format!(
+            "the parts in {} are not closed ({} leads to a position no part holds): a part is missing or damaged; remove the folder and rerun",
+            parts.display(),
+            Position::from_key_unchecked(key)
+        )));
     }
     // Fewest pieces first: their proofs are short and later leaves cite them.
     todo.sort_by_key(|&key| (pieces(key), key));
@@ -171,10 +180,24 @@ pub fn deepen(
     }
     // One part in memory at a time.
     let sources = leaves.iter().map(|&key| {
-        read_part(parts, cert, key, k)
-            .ok_or_else(|| SolveError::Deepen(format!("the part {} went missing", part_path(parts, key).display())))
+        read_part(parts, cert, key, k).ok_or_else(|| {
+            SolveError::Deepen(format!("the part {} is missing or unreadable", part_path(parts, key).display()))
+        })
     });
     Ok((Some(merge(cert, sources, k)?), report))
+}
+
+/// An entry among `entries` with a successor that has no entry, if any.
+fn open_entry(entries: &[Entry], rules: alq_engine::RuleSet) -> Option<u64> {
+    let keys: HashSet<u64> = entries.iter().map(|e| e.key).collect();
+    entries.iter().map(|e| (e, Position::from_key_unchecked(e.key))).find_map(|(e, pos)| {
+        let open = match e.step {
+            Step::Move(mv) => !keys.contains(&pos.play(mv).key()),
+            Step::All => pos.legal_moves_in(rules).iter().any(|&mv| !keys.contains(&pos.play(mv).key())),
+            Step::Table(_) | Step::End => false,
+        };
+        open.then_some(e.key)
+    })
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -194,20 +217,18 @@ fn prove_leaf(
 ) -> Result<(), SolveError> {
     let pos = Position::from_key_unchecked(key);
     let r = solver.solve(&pos, cert.goal, budget, &mut |_| {})?;
-    if let (Outcome::Proven, Some(proof)) = (r.outcome, &r.certificate) {
-        let fresh: Vec<Entry> = {
-            let written = lock(&shared.written);
-            proof.entries.iter().filter(|e| !written.contains(&e.key)).copied().collect()
-        };
-        let part = Certificate {
-            rules: proof.rules,
-            goal: proof.goal,
-            root: key,
-            table_pieces: proof.table_pieces.min(k),
-            entries: fresh,
-        };
+    if r.outcome == Outcome::Proven {
+        let proof = r.certificate.as_ref().ok_or_else(|| {
+            SolveError::Deepen(format!("{pos} was proven without a certificate (a proof resting on a store)"))
+        })?;
+        // Filter, write and mark under one lock: no two parts then hold a
+        // key, so a win goal's union cannot circle (each part's new entries
+        // lead to its own or to earlier ones).
+        let mut written = lock(&shared.written);
+        let fresh: Vec<Entry> = proof.entries.iter().filter(|e| !written.contains(&e.key)).copied().collect();
+        let part = Certificate { rules: proof.rules, goal: proof.goal, root: key, table_pieces: k, entries: fresh };
         part.write(&part_path(parts, key))?;
-        lock(&shared.written).extend(part.entries.iter().map(|e| e.key));
+        written.extend(part.entries.iter().map(|e| e.key));
     }
     let mut o = lock(&shared.outcome);
     o.2 += r.nodes;
@@ -220,21 +241,23 @@ fn prove_leaf(
 }
 
 /// The union of `cert` without its deep leaves and the sub-proofs `parts`:
-/// one entry a position (the certificate's own first, then the parts' in
-/// order), `tables k`, ranks recomputed for a win goal.
+/// one entry a position (the parts' first, in order, then the
+/// certificate's own), `tables k`, ranks recomputed for a win goal.
 pub fn merge(
     cert: &Certificate,
     parts: impl IntoIterator<Item = Result<Certificate, SolveError>>,
     k: u32,
 ) -> Result<Certificate, SolveError> {
+    // The parts first: their entries lead only to parts' entries and to
+    // leaves, so a win goal's union cannot circle through the input's.
     let mut chosen: HashMap<u64, Entry> = HashMap::new();
-    for e in &cert.entries {
-        if !(matches!(e.step, Step::Table(_)) && pieces(e.key) > k) {
-            chosen.insert(e.key, *e);
-        }
-    }
     for part in parts {
         for e in &part?.entries {
+            chosen.entry(e.key).or_insert(*e);
+        }
+    }
+    for e in &cert.entries {
+        if !(matches!(e.step, Step::Table(_)) && pieces(e.key) > k) {
             chosen.entry(e.key).or_insert(*e);
         }
     }

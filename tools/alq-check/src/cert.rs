@@ -75,10 +75,15 @@ pub struct Certificate {
     pub by_key: HashMap<u64, usize>,
 }
 
+/// The most pieces of tables this checker builds.
+pub const MAX_TABLES: usize = 10;
+
 /// What a successful check saw.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     pub goal: String,
+    /// The root's position text.
+    pub root: String,
     pub entries: usize,
     pub table_leaves: usize,
     pub end_leaves: usize,
@@ -156,6 +161,7 @@ impl Certificate {
         }
         let (n, tables) = field("tables")?;
         let tables: usize = tables.parse().or_else(|_| fault(n, format!("bad table piece count {tables:?}")))?;
+
         let (n, count) = field("entries")?;
         let count: usize = count.parse().or_else(|_| fault(n, format!("bad entry count {count:?}")))?;
         let mut entries = Vec::with_capacity(count.min(1 << 20));
@@ -197,6 +203,19 @@ impl Certificate {
         out
     }
 
+    /// Refuses a certificate whose tables this checker will not build: they
+    /// are built in memory, one byte a position (≤ 10 pieces is about 5 G
+    /// positions).
+    pub fn within_reach(&self) -> Result<(), Fault> {
+        if self.tables > MAX_TABLES {
+            return fault(
+                5,
+                format!("tables {}: this checker builds tables of at most {MAX_TABLES} pieces", self.tables),
+            );
+        }
+        Ok(())
+    }
+
     /// Whether value `v` for the side to move of `pos` meets the goal.
     fn meets(&self, pos: &Pos, v: Wdl) -> bool {
         let for_prover = if pos.black_to_move == self.prover_black { v } else { v.flip() };
@@ -226,7 +245,13 @@ impl Certificate {
 
     /// Checks every entry; `tables` must hold the classes of [`Certificate::table_classes`].
     pub fn check(&self, tables: &Tables) -> Result<Report, Fault> {
-        let mut report = Report { goal: self.goal(), entries: self.entries.len(), table_leaves: 0, end_leaves: 0 };
+        let mut report = Report {
+            goal: self.goal(),
+            root: Pos::from_key(self.root).map(|p| p.text()).unwrap_or_default(),
+            entries: self.entries.len(),
+            table_leaves: 0,
+            end_leaves: 0,
+        };
         for e in &self.entries {
             let at = |problem: String| fault(e.line, format!("{}: {problem}", e.pos.text()));
             let prover_to_move = e.pos.black_to_move == self.prover_black;
@@ -330,6 +355,7 @@ pub fn check_with(text: &str, tables: &Tables) -> Result<Report, Fault> {
 /// Parses a certificate, builds the tables it needs (all cores), checks it.
 pub fn check(text: &str) -> Result<Report, Fault> {
     let cert = Certificate::parse(text)?;
+    cert.within_reach()?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let tables = Tables::build_classes(&cert.table_classes(), threads, false)
         .map_err(|problem| Fault { line: None, problem })?;

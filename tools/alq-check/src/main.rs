@@ -35,8 +35,8 @@ fn run() -> Result<bool, String> {
             v.parse().map_err(|_| format!("{name}: bad number {v:?}\n{USAGE}"))
         };
         match a.as_str() {
-            "--threads" => threads = number("--threads")?.max(1),
-            "--build-tables" => build_k = Some(number("--build-tables")?),
+            "--threads" => threads = number("--threads")?.clamp(1, 64),
+            "--build-tables" => build_k = Some(number("--build-tables")?.min(alq_check::cert::MAX_TABLES)),
             "-h" | "--help" => return Err(USAGE.into()),
             _ if a.starts_with('-') => return Err(format!("unknown option {a:?}\n{USAGE}")),
             _ => files.push(a),
@@ -49,7 +49,10 @@ fn run() -> Result<bool, String> {
     let mut ok = true;
     let mut certs = Vec::new();
     for f in &files {
-        match read_file(f.as_ref()).and_then(|text| Certificate::parse(&text)) {
+        match read_file(f.as_ref())
+            .and_then(|text| Certificate::parse(&text))
+            .and_then(|c| c.within_reach().map(|()| c))
+        {
             Ok(c) => certs.push((f, c)),
             Err(e) => {
                 eprintln!("{f}: {e}");
@@ -76,7 +79,8 @@ fn run() -> Result<bool, String> {
             Ok(r) => {
                 println!("proven {}", r.goal);
                 println!(
-                    "{f}: {} entries, {} table leaves, {} end leaves, checked in {:.2}s",
+                    "{f}: from {}: {} entries, {} table leaves, {} end leaves, checked in {:.2}s",
+                    r.root,
                     r.entries,
                     r.table_leaves,
                     r.end_leaves,

@@ -259,6 +259,8 @@ fn gzip_files_are_read_and_the_shipped_certificates_parse() {
         let text = read_file(&path).unwrap();
         let cert = Certificate::parse(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(cert.tables == 10 || cert.tables == 12, "{}", path.display());
+        // Tables beyond 10 pieces are refused before any is built.
+        assert_eq!(cert.within_reach().is_err(), cert.tables > 10, "{}", path.display());
         assert!(!cert.table_classes().is_empty() && cert.entries.len() > 1000);
         assert!(cert.table_classes().iter().all(|&(w, b)| w + b <= cert.tables));
         n += 1;
