@@ -10,8 +10,8 @@
 # `tables` line is at most K (the others are named and skipped); the ≤ K
 # win/draw/loss tables are built into target/proof-tables/tbKw (kept for
 # reruns). BIN_DIR (default target/release) holds `alq` and `alq-check`.
-# CI runs it with K = 7 (scripts/test); K = 8 covers the start's
-# certificates, by hand (docs/tablebases-and-solving.md gives the times).
+# CI runs it with K = 8 (scripts/test; docs/tablebases-and-solving.md
+# gives the times).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 k=${1:-8}

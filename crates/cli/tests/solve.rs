@@ -365,3 +365,34 @@ fn reachable_counts_layers_and_stops_at_its_memory() {
     assert!(out.status.success());
     assert!(stdout(&out).contains("stopped at "), "{}", stdout(&out));
 }
+
+/// `alq solve --deepen`: a shipped ≤ 10-piece certificate re-proven over
+/// ≤ 6 tables with a one-node budget: leaves resist (listed by key,
+/// nothing written, exit 2); bad combinations and inputs are refused. (The
+/// library's tests, crates/solver/tests/deepen.rs, run whole deepenings.)
+#[test]
+fn deepen_lists_resisting_leaves_then_writes_a_certificate_over_small_tables() {
+    let dir = fresh_dir("deepen");
+    let tb = dir.join("tb6w");
+    let tb_arg = tb.to_str().unwrap();
+    let built = alq(&["tb", "build", "--pieces", "6", "--kind", "wdl", "--out", tb_arg]);
+    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let cert = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/proofs/d2-c3-black-draws.cert");
+    let out_file = dir.join("d2c3.cert.gz");
+    let out_arg = out_file.to_str().unwrap();
+    let deepen =
+        |nodes: &str| alq(&["solve", "--deepen", cert, "--tb", tb_arg, "--out", out_arg, "--nodes", nodes, "--quiet"]);
+    let first = deepen("1");
+    assert_eq!(first.status.code(), Some(2), "{}", stdout(&first));
+    let text = stdout(&first);
+    assert!(text.contains("\nresisting ") && !out_file.exists(), "{text}");
+    assert!(String::from_utf8_lossy(&first.stderr).contains("leaves not proven"));
+    // Bad combinations and inputs.
+    for bad in [
+        vec!["solve", "--deepen", cert, "--tb", tb_arg, "--out", out_arg, "--goal", "white-wins"],
+        vec!["solve", "--deepen", cert, "--out", out_arg],
+        vec!["solve", "--deepen", "no-such.cert", "--tb", tb_arg, "--out", out_arg],
+    ] {
+        assert_eq!(alq(&bad).status.code(), Some(2), "{bad:?}");
+    }
+}

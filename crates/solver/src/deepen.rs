@@ -142,10 +142,13 @@ pub fn deepen(
     progress(report.resumed, leaves.len());
     let workers = threads.clamp(1, todo.len().max(1));
     let total = leaves.len();
+    // Each worker takes the next leaf when it is free: a few hard leaves
+    // must not leave the other cores idle.
+    let next = AtomicUsize::new(0);
     std::thread::scope(|scope| {
-        for w in 0..workers {
-            let (todo, shared, earlier) = (&todo, &shared, &earlier);
-            let mine = todo.iter().skip(w).step_by(workers).copied();
+        for _ in 0..workers {
+            let (todo, shared, earlier, next) = (&todo, &shared, &earlier, &next);
+            let mine = std::iter::from_fn(move || todo.get(next.fetch_add(1, Ordering::Relaxed)).copied());
             scope.spawn(move || {
                 let mut solver = ThresholdSolver::new(Some(tb), Some(eval()));
                 solver.set_rules(cert.rules);

@@ -131,3 +131,26 @@ fn leaves_beyond_the_budget_are_reported_and_nothing_is_merged() {
     assert!(cert.entries.iter().any(|e| matches!(e.step, Step::Table(_))));
     std::fs::remove_dir_all(&parts).unwrap();
 }
+
+/// The certificates over small tables in data/proofs/small/ (gzip): each
+/// reads, leans on tables of at most 8 pieces, and is for the position and
+/// goal its name says. Checking them needs the tables: `scripts/check-proofs.sh`.
+#[test]
+fn shipped_small_certificates_read_and_name_their_position_and_goal() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs/small");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_suffix(".cert.gz").or_else(|| name.strip_suffix(".cert")) else { continue };
+        let cert = Certificate::read(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(cert.table_pieces <= 8, "{name}: tables {}", cert.table_pieces);
+        assert!(deep_leaves(&cert, 8).is_empty(), "{name}");
+        let (first, goal) = stem.split_at(5);
+        let start = Position::start_of(cert.rules);
+        let root = if first == "start" { start } else { start.play(start.parse_move_in(cert.rules, first).unwrap()) };
+        assert_eq!((cert.root, cert.goal.name()), (root.key(), &goal[1..]), "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 3, "{seen} certificates in {}", dir.display());
+}
