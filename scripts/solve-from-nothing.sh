@@ -81,7 +81,7 @@ for c in "${certs[@]}"; do
     fi
 done
 
-run check bash -c "for c in ${certs[*]}; do $alq solve --check \$c --tb $tb | tail -1 || exit 2; done"
+run check bash -c "set -o pipefail; for c in ${certs[*]}; do $alq solve --check \$c --tb $tb --quiet | tail -1 || exit 2; done"
 run check2 "$check2" --threads "$threads" "${certs[@]}"
 echo "done: certificates in $out/proofs, stage times in $stages" >&2
 column -t "$stages" >&2 || cat "$stages" >&2
