@@ -40,9 +40,19 @@ use crate::certificate::{Certificate, Entry, Step};
 use crate::error::SolveError;
 use crate::threshold::{Outcome, ThresholdSolver};
 
-/// The pieces of a packed key.
+/// The pieces of a packed key's position.
 fn pieces(key: u64) -> u32 {
-    (key & ((1u64 << 50) - 1)).count_ones()
+    Position::from_key_unchecked(key).occupied().count()
+}
+
+/// The keys of the positions an entry's step leads to (none for a leaf).
+fn successors(e: &Entry, rules: alq_engine::RuleSet) -> Vec<u64> {
+    let pos = Position::from_key_unchecked(e.key);
+    match e.step {
+        Step::Move(mv) => vec![pos.play(mv).key()],
+        Step::All => pos.legal_moves_in(rules).iter().map(|&mv| pos.play(mv).key()).collect(),
+        Step::Table(_) | Step::End => Vec::new(),
+    }
 }
 
 /// How a deepening went.
@@ -82,8 +92,8 @@ pub fn deep_leaves(cert: &Certificate, k: u32) -> Vec<u64> {
 
 /// What the workers share: the leaves' fates and the entries written so far.
 struct Shared {
-    /// (resisting, disproven, nodes, proven).
-    outcome: Mutex<(Vec<u64>, Vec<u64>, u64, usize)>,
+    /// This run's part of the report: resisting, disproven, nodes, proven.
+    outcome: Mutex<DeepenReport>,
     /// Keys of entries in parts on disk.
     written: Mutex<HashSet<u64>>,
     failure: Mutex<Option<SolveError>>,
@@ -134,7 +144,7 @@ pub fn deepen(
     // Fewest pieces first: their proofs are short and later leaves cite them.
     todo.sort_by_key(|&key| (pieces(key), key));
     let shared = Shared {
-        outcome: Mutex::new((Vec::new(), Vec::new(), 0, 0)),
+        outcome: Mutex::new(DeepenReport::default()),
         written: Mutex::new(earlier.iter().map(|e| e.key).collect()),
         failure: Mutex::new(None),
         done: AtomicUsize::new(report.resumed),
@@ -171,13 +181,16 @@ pub fn deepen(
     if let Some(e) = shared.failure.into_inner().unwrap_or_else(|p| p.into_inner()) {
         return Err(e);
     }
-    let (mut resisting, mut disproven, nodes, proven) = shared.outcome.into_inner().unwrap_or_else(|p| p.into_inner());
-    resisting.sort_unstable();
-    disproven.sort_unstable();
-    report.resisting = resisting;
-    report.disproven = disproven;
-    report.nodes = nodes;
-    report.proven = proven;
+    let run = shared.outcome.into_inner().unwrap_or_else(|p| p.into_inner());
+    report = DeepenReport {
+        proven: run.proven,
+        resisting: run.resisting,
+        disproven: run.disproven,
+        nodes: run.nodes,
+        ..report
+    };
+    report.resisting.sort_unstable();
+    report.disproven.sort_unstable();
     if !report.resisting.is_empty() || !report.disproven.is_empty() {
         return Ok((None, report));
     }
@@ -193,14 +206,7 @@ pub fn deepen(
 /// An entry among `entries` with a successor that has no entry, if any.
 fn open_entry(entries: &[Entry], rules: alq_engine::RuleSet) -> Option<u64> {
     let keys: HashSet<u64> = entries.iter().map(|e| e.key).collect();
-    entries.iter().map(|e| (e, Position::from_key_unchecked(e.key))).find_map(|(e, pos)| {
-        let open = match e.step {
-            Step::Move(mv) => !keys.contains(&pos.play(mv).key()),
-            Step::All => pos.legal_moves_in(rules).iter().any(|&mv| !keys.contains(&pos.play(mv).key())),
-            Step::Table(_) | Step::End => false,
-        };
-        open.then_some(e.key)
-    })
+    entries.iter().find(|e| successors(e, rules).iter().any(|k| !keys.contains(k))).map(|e| e.key)
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -234,11 +240,11 @@ fn prove_leaf(
         written.extend(part.entries.iter().map(|e| e.key));
     }
     let mut o = lock(&shared.outcome);
-    o.2 += r.nodes;
+    o.nodes += r.nodes;
     match r.outcome {
-        Outcome::Proven => o.3 += 1,
-        Outcome::Unknown => o.0.push(key),
-        Outcome::Disproven => o.1.push(key),
+        Outcome::Proven => o.proven += 1,
+        Outcome::Unknown => o.resisting.push(key),
+        Outcome::Disproven => o.disproven.push(key),
     }
     Ok(())
 }
@@ -277,15 +283,8 @@ pub fn merge(
 /// error (the union of two strategies may circle where neither did).
 fn rerank(entries: &mut [Entry], rules: alq_engine::RuleSet) -> Result<(), SolveError> {
     let index: HashMap<u64, usize> = entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
-    let successors = |e: &Entry| -> Vec<usize> {
-        let pos = Position::from_key_unchecked(e.key);
-        let next = |mv| index.get(&pos.play(mv).key()).copied();
-        match e.step {
-            Step::Move(mv) => next(mv).into_iter().collect(),
-            Step::All => pos.legal_moves_in(rules).iter().filter_map(|&mv| next(mv)).collect(),
-            Step::Table(_) | Step::End => Vec::new(),
-        }
-    };
+    let successors =
+        |e: &Entry| -> Vec<usize> { successors(e, rules).into_iter().filter_map(|k| index.get(&k).copied()).collect() };
     // 0: not seen, 1: on the walk's path, 2: ranked.
     let mut state = vec![0u8; entries.len()];
     let mut rank = vec![0u32; entries.len()];
