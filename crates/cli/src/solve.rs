@@ -128,8 +128,13 @@ pub struct SolveArgs {
     /// `--hash` the search graph per worker (each worker also keeps the
     /// positions it proved); the sub-proofs are kept in `--parts` as they are
     /// found, so a killed or budget-limited run is continued by a rerun.
-    /// Leaves that resist the budget, or are disproven (the input does not
-    /// hold), are listed by key, and nothing is written (exit 2).
+    /// Parts over smaller tables serve too: rerun a deepening over ≤ 8 whose
+    /// leaves resist with `--tb` of ≤ 10 tables and the same `--parts`, and
+    /// only the resisting leaves are proven over ≤ 10 (the certificate says
+    /// `tables 10`, and cites the larger tables only where the smaller did
+    /// not serve). Leaves that resist the budget, or are disproven (the
+    /// input does not hold), are listed by key, and nothing is written
+    /// (exit 2).
     #[arg(long, value_name = "CERT", requires_all = ["out", "tb"], conflicts_with_all = ["certificate", "resume", "check", "reachable", "split", "merge", "position", "moves", "goal", "store", "read_store", "cycle_aware"])]
     deepen: Option<PathBuf>,
     /// With `--deepen`: the deepened certificate (written atomically).
@@ -494,6 +499,13 @@ fn run_deepen(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
         report.nodes,
         start.elapsed().as_secs_f64()
     );
+    if report.shallow > 0 {
+        println!(
+            "{} leaves of {k} pieces or fewer use their proofs over smaller tables from {}",
+            report.shallow,
+            parts.display()
+        );
+    }
     for &key in &report.resisting {
         println!("resisting {key:016x} {}", Position::from_key_unchecked(key));
     }

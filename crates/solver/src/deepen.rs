@@ -62,6 +62,9 @@ pub struct DeepenReport {
     pub deep_leaves: usize,
     /// Of those, proven by earlier runs (parts read back).
     pub resumed: usize,
+    /// Table leaves the tables cover, whose sub-proofs over smaller tables
+    /// (an earlier deepening's parts in the same folder) are used instead.
+    pub shallow: usize,
     /// Proven by this run.
     pub proven: usize,
     /// Leaves whose goal stayed unknown within the budget, by key.
@@ -79,10 +82,31 @@ pub fn part_path(parts: &Path, key: u64) -> PathBuf {
 }
 
 /// The sub-proof of leaf `key` in `parts`, when one is there, reads, and
-/// is a part of `cert`'s goal from that leaf over the tables of `k` pieces.
+/// is a part of `cert`'s goal from that leaf over tables of at most `k`
+/// pieces, and fewer than the leaf has: a part from an earlier run over
+/// smaller tables serves (its leaves are in the larger tables too).
 fn read_part(parts: &Path, cert: &Certificate, key: u64, k: u32) -> Option<Certificate> {
     let part = Certificate::read(&part_path(parts, key)).ok()?;
-    (part.goal == cert.goal && part.rules == cert.rules && part.root == key && part.table_pieces == k).then_some(part)
+    (part.goal == cert.goal
+        && part.rules == cert.rules
+        && part.root == key
+        && part.table_pieces <= k
+        && part.table_pieces < pieces(key))
+    .then_some(part)
+}
+
+/// The table leaves of `cert` that the tables of `k` pieces cover, but
+/// for which `parts` holds a sub-proof over smaller tables (from an earlier
+/// deepening): the result uses those sub-proofs, so that a certificate
+/// over ≤ 10 tables cites the ≤ 10 ones only where the ≤ 8 ones did not
+/// serve.
+fn shallow_leaves_with_parts(cert: &Certificate, parts: &Path, k: u32) -> Vec<u64> {
+    cert.entries
+        .iter()
+        .filter(|e| matches!(e.step, Step::Table(_)) && pieces(e.key) <= k && part_path(parts, e.key).exists())
+        .filter(|e| read_part(parts, cert, e.key, k).is_some())
+        .map(|e| e.key)
+        .collect()
 }
 
 /// The deep leaves of `cert`: its `table` entries with more than `k` pieces.
@@ -117,12 +141,16 @@ pub fn deepen(
     let k = tb.wdl_max_pieces();
     std::fs::create_dir_all(parts).map_err(SolveError::io(parts))?;
     let leaves = deep_leaves(cert, k);
-    let mut report = DeepenReport { deep_leaves: leaves.len(), ..DeepenReport::default() };
+    let shallow = shallow_leaves_with_parts(cert, parts, k);
+    let mut report = DeepenReport { deep_leaves: leaves.len(), shallow: shallow.len(), ..DeepenReport::default() };
     // Leaves proven by an earlier run, and the entries their parts hold.
     // Anything else in the folder (a damaged file, another goal) is proven
     // again and overwritten.
     let mut todo = Vec::new();
     let mut earlier: Vec<Entry> = Vec::new();
+    for &key in &shallow {
+        earlier.extend(read_part(parts, cert, key, k).into_iter().flat_map(|part| part.entries));
+    }
     for &key in &leaves {
         match read_part(parts, cert, key, k) {
             Some(part) => {
@@ -194,8 +222,9 @@ pub fn deepen(
     if !report.resisting.is_empty() || !report.disproven.is_empty() {
         return Ok((None, report));
     }
-    // One part in memory at a time.
-    let sources = leaves.iter().map(|&key| {
+    // One part in memory at a time; the shallow leaves' parts first (they
+    // were written first, and later parts cite them).
+    let sources = shallow.iter().chain(&leaves).map(|&key| {
         read_part(parts, cert, key, k).ok_or_else(|| {
             SolveError::Deepen(format!("the part {} is missing or unreadable", part_path(parts, key).display()))
         })
