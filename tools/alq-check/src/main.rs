@@ -8,19 +8,16 @@ use std::time::Instant;
 
 use alq_check::cert::read_file;
 use alq_check::tables::class_size;
-use alq_check::{Certificate, Tables};
+use alq_check::{Certificate, Report, Tables};
 
 const USAGE: &str = "usage: alq-check [--threads T] [--build-tables K] CERT...";
 
 fn main() -> ExitCode {
-    match run() {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::from(2),
-        Err(e) => {
-            eprintln!("alq-check: {e}");
-            ExitCode::from(2)
-        }
-    }
+    let ok = run().unwrap_or_else(|e| {
+        eprintln!("alq-check: {e}");
+        false
+    });
+    ExitCode::from(if ok { 0 } else { 2 })
 }
 
 /// Whether every certificate holds.
@@ -46,24 +43,17 @@ fn run() -> Result<bool, String> {
         return Err(USAGE.into());
     }
     // Read every certificate first; the tables are built once for all.
-    let mut ok = true;
     let mut certs = Vec::new();
     for f in &files {
-        match read_file(f.as_ref())
-            .and_then(|text| Certificate::parse(&text))
-            .and_then(|c| c.within_reach().map(|()| c))
-        {
+        let cert = read_file(f.as_ref()).and_then(|text| Certificate::parse(&text));
+        match cert.and_then(|c| c.within_reach().map(|()| c)) {
             Ok(c) => certs.push((f, c)),
-            Err(e) => {
-                eprintln!("{f}: {e}");
-                ok = false;
-            }
+            Err(e) => eprintln!("{f}: {e}"),
         }
     }
+    let mut ok = certs.len() == files.len();
     let mut classes: Vec<(usize, usize)> = certs.iter().flat_map(|(_, c)| c.table_classes()).collect();
-    if let Some(k) = build_k {
-        classes.extend((0..=k.min(24)).flat_map(|w| (0..=k - w).map(move |b| (w, b))).filter(|&(w, b)| w + b <= 24));
-    }
+    classes.extend(build_k.map_or(vec![], Tables::up_to));
     let plan = Tables::plan(&classes);
     let planned: usize = plan.iter().map(|&(w, b)| 2 * class_size(w, b)).sum();
     eprintln!("tables: {} classes, {planned} positions, one byte each", plan.len());
@@ -71,21 +61,15 @@ fn run() -> Result<bool, String> {
     let tables = Tables::build_classes(&classes, threads, true)?;
     eprintln!("tables: built in {:.2}s on {threads} threads", start.elapsed().as_secs_f64());
     if let Some(k) = build_k {
-        println!("built tables of up to {k} pieces: {} positions", tables.positions());
+        println!("built tables of up to {k} pieces: {planned} positions");
     }
     for (f, cert) in &certs {
         let start = Instant::now();
         match cert.check(&tables) {
-            Ok(r) => {
-                println!("proven {}", r.goal);
-                println!(
-                    "{f}: from {}: {} entries, {} table leaves, {} end leaves, checked in {:.2}s",
-                    r.root,
-                    r.entries,
-                    r.table_leaves,
-                    r.end_leaves,
-                    start.elapsed().as_secs_f64()
-                );
+            Ok(Report { goal, entries, table_leaves, end_leaves }) => {
+                let (root, secs) = (cert.root.text(), start.elapsed().as_secs_f64());
+                println!("proven {goal}");
+                println!("{f}: from {root}: {entries} entries, {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
             }
             Err(e) => {
                 eprintln!("{f}: does not hold: {e}");

@@ -5,10 +5,13 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 
 use alq_check::cert::read_file;
-use alq_check::{check, check_with, legal_moves, Certificate, Pos, Tables, Wdl};
+use alq_check::{check_with, legal_moves, Certificate, Fault, Pos, Report, Tables, Wdl};
+
+mod common;
+use common::parse;
 
 fn key(text: &str) -> u64 {
-    Pos::parse(text).unwrap().key()
+    parse(text).unwrap().key()
 }
 
 /// A certificate's text from its header values and entry lines.
@@ -23,8 +26,16 @@ fn cert(goal: &str, root: &str, tables: usize, entries: &[String]) -> String {
 }
 
 fn entry(pos: &str, rank: u64, step: &str) -> String {
-    let p = Pos::parse(pos).unwrap();
+    let p = parse(pos).unwrap();
     format!("{:016x} {} {rank} {step}", p.key(), if p.black_to_move { 'b' } else { 'w' })
+}
+
+/// Parses a certificate, builds the tables it needs, checks it.
+fn check(text: &str) -> Result<Report, Fault> {
+    let cert = Certificate::parse(text)?;
+    cert.within_reach()?;
+    let classes: Vec<(usize, usize)> = cert.table_classes().into_iter().collect();
+    cert.check(&Tables::build_classes(&classes, 2, false).unwrap())
 }
 
 fn refused(text: &str, needle: &str) {
@@ -85,7 +96,7 @@ fn hand_made_certificates_pass_and_tampered_ones_fail() {
 /// leaves for a win goal.
 fn generate(root: &Pos, prover_black: bool, win: bool, tables: &Tables, leaf_k: usize) -> String {
     let for_prover = |p: &Pos| {
-        let v = tables.probe(p.key()).unwrap();
+        let v = tables.probe(p).unwrap();
         if p.black_to_move == prover_black {
             v
         } else {
@@ -139,7 +150,7 @@ fn generate(root: &Pos, prover_black: bool, win: bool, tables: &Tables, leaf_k: 
         let p = Pos::from_key(k).unwrap();
         let r = if win { rank[&k] } else { 0 };
         let step = if is_leaf(&p) && !legal_moves(&p).is_empty() {
-            format!("table {}", tables.probe(k).unwrap().name())
+            format!("table {}", tables.probe(&p).unwrap().name())
         } else if kids[&k].is_empty() {
             "end".to_string()
         } else if p.black_to_move == prover_black {
@@ -184,7 +195,7 @@ fn generated_certificates_pass_and_tampered_ones_fail() {
         }
         for prover_black in [false, true] {
             for win in [true, false] {
-                let v = tables.probe(pos.key()).unwrap();
+                let v = tables.probe(&pos).unwrap();
                 let v = if pos.black_to_move == prover_black { v } else { v.flip() };
                 if v == Wdl::Loss || (win && v == Wdl::Draw) || (!win && v == Wdl::Win) {
                     continue;

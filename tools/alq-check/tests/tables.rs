@@ -5,8 +5,11 @@ use std::collections::HashMap;
 
 use alq_check::{legal_moves, Pos, Tables, Wdl};
 
+mod common;
+use common::parse;
+
 fn value(tables: &Tables, text: &str) -> Wdl {
-    tables.probe(Pos::parse(text).unwrap().key()).unwrap()
+    tables.probe(&parse(text).unwrap()).unwrap()
 }
 
 #[test]
@@ -23,9 +26,11 @@ fn trivial_facts() {
     assert_eq!(value(&t, "...../..B../..W../...../..... b"), Wdl::Win);
     // From the vectors: White on its last row, Black to the side: c5xe5 wins.
     assert_eq!(value(&t, "..WB./...../...../...../..... w"), Wdl::Win);
-    assert_eq!(t.positions(), 2 * (1 + 25 * 2 + 300 * 4 + 2300 * 8));
+    let mut n = 0;
+    t.for_each(&mut |_, _| n += 1);
+    assert_eq!(n, 2 * (1 + 25 * 2 + 300 * 4 + 2300 * 8));
     // Not built: more pieces than the tables.
-    assert_eq!(t.probe(Pos::parse("...../..BB./..W../..W../..... w").unwrap().key()), None);
+    assert_eq!(t.probe(&parse("...../..BB./..W../..W../..... w").unwrap()), None);
 }
 
 /// Every position of ≤ 4 pieces: its value agrees with its successors' values.
@@ -34,11 +39,13 @@ fn values_are_consistent_with_successors_and_a_forward_fixed_point() {
     let t = Tables::build(4, 2, false).unwrap();
     let mut keys = Vec::new();
     t.for_each(&mut |k, v| keys.push((k, v)));
-    assert_eq!(keys.len(), t.positions());
+    // Every placement of up to 4 pieces of two colours, both sides to move.
+    let placements: usize = (0..=4usize).map(|k| (0..k).fold(1, |c, i| c * (25 - i) / (i + 1)) << k).sum();
+    assert_eq!(keys.len(), 2 * placements);
     let (mut wins, mut draws, mut losses) = (0, 0, 0);
     for &(k, v) in &keys {
         let pos = Pos::from_key(k).unwrap();
-        let kids: Vec<Wdl> = legal_moves(&pos).iter().map(|m| t.probe(pos.play(m).key()).unwrap()).collect();
+        let kids: Vec<Wdl> = legal_moves(&pos).iter().map(|m| t.probe(&pos.play(m)).unwrap()).collect();
         match v {
             Wdl::Win => {
                 assert!(kids.contains(&Wdl::Loss), "{}", pos.text());
@@ -99,7 +106,7 @@ fn colours_mirror() {
     t.for_each(&mut |k, v| {
         let p = Pos::from_key(k).unwrap();
         let m = Pos { white: flip(p.black), black: flip(p.white), black_to_move: !p.black_to_move };
-        assert_eq!(t.probe(m.key()), Some(v), "{} / {}", p.text(), m.text());
+        assert_eq!(t.probe(&m), Some(v), "{} / {}", p.text(), m.text());
         n += 1;
     });
     assert!(n > 400_000);
