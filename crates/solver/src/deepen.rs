@@ -95,20 +95,6 @@ fn read_part(parts: &Path, cert: &Certificate, key: u64, k: u32) -> Option<Certi
     .then_some(part)
 }
 
-/// The table leaves of `cert` that the tables of `k` pieces cover, but
-/// for which `parts` holds a sub-proof over smaller tables (from an earlier
-/// deepening): the result uses those sub-proofs, so that a certificate
-/// over ≤ 10 tables cites the ≤ 10 ones only where the ≤ 8 ones did not
-/// serve.
-fn shallow_leaves_with_parts(cert: &Certificate, parts: &Path, k: u32) -> Vec<u64> {
-    cert.entries
-        .iter()
-        .filter(|e| matches!(e.step, Step::Table(_)) && pieces(e.key) <= k && part_path(parts, e.key).exists())
-        .filter(|e| read_part(parts, cert, e.key, k).is_some())
-        .map(|e| e.key)
-        .collect()
-}
-
 /// The deep leaves of `cert`: its `table` entries with more than `k` pieces.
 pub fn deep_leaves(cert: &Certificate, k: u32) -> Vec<u64> {
     cert.entries.iter().filter(|e| matches!(e.step, Step::Table(_)) && pieces(e.key) > k).map(|e| e.key).collect()
@@ -141,16 +127,23 @@ pub fn deepen(
     let k = tb.wdl_max_pieces();
     std::fs::create_dir_all(parts).map_err(SolveError::io(parts))?;
     let leaves = deep_leaves(cert, k);
-    let shallow = shallow_leaves_with_parts(cert, parts, k);
-    let mut report = DeepenReport { deep_leaves: leaves.len(), shallow: shallow.len(), ..DeepenReport::default() };
     // Leaves proven by an earlier run, and the entries their parts hold.
     // Anything else in the folder (a damaged file, another goal) is proven
     // again and overwritten.
     let mut todo = Vec::new();
     let mut earlier: Vec<Entry> = Vec::new();
-    for &key in &shallow {
-        earlier.extend(read_part(parts, cert, key, k).into_iter().flat_map(|part| part.entries));
+    // Table leaves the ≤ k tables cover, with a sub-proof over smaller
+    // tables from an earlier deepening: the result uses those, so that a
+    // certificate over ≤ 10 tables cites the ≤ 10 ones only where the ≤ 8
+    // ones did not serve.
+    let mut shallow = Vec::new();
+    for e in cert.entries.iter().filter(|e| matches!(e.step, Step::Table(_)) && pieces(e.key) <= k) {
+        if let Some(part) = read_part(parts, cert, e.key, k) {
+            shallow.push(e.key);
+            earlier.extend(part.entries);
+        }
     }
+    let mut report = DeepenReport { deep_leaves: leaves.len(), shallow: shallow.len(), ..DeepenReport::default() };
     for &key in &leaves {
         match read_part(parts, cert, key, k) {
             Some(part) => {
