@@ -2,9 +2,9 @@
 # The whole solution from nothing: builds the binaries and the win/draw/loss
 # tables it needs, proves the opening tree's goals (White holds a draw from
 # the start, so does Black; Black wins after d2-c3), writes the
-# certificates, and checks every one with both checkers: `alq solve --check`
-# (the workspace's) and `alq-check` (tools/alq-check, written apart, with
-# its own move generator and tables).
+# certificates, deepens them onto smaller tables, and checks every one with
+# both checkers: `alq solve --check` (the workspace's) and `alq-check`
+# (tools/alq-check, written apart, with its own move generator and tables).
 #
 #   scripts/solve-from-nothing.sh [OUT]        # default OUT: data/from-nothing
 #
@@ -13,18 +13,33 @@
 #   tables  alq tb build --pieces K --kind wdl (resumable by itself)
 #   proofs  alq openings --depth 6 --solve over the ≤ K tables, both start
 #           goals with certificates, then alq solve for d2-c3's black-wins
+#   deepen  (when K > CHECK_K) alq solve --deepen of each certificate over
+#           the ≤ CHECK_K tables (a view of the ≤ K folder), first at
+#           DEEPEN_NODES a leaf, then the resisting leaves at 10 times that
 #   check   alq solve --check of every certificate
-#   check2  alq-check of every certificate (builds its own ≤ K tables)
+#   check2  alq-check of the certificates over ≤ CHECK_K (it builds its own
+#           ≤ CHECK_K tables; at ≤ 12 they would take about 18 hours)
 # A rerun skips the stages whose results are there (a stage cut off in the
-# middle runs again; the table build continues where it stopped).
+# middle runs again; the table build and the deepening continue where they
+# stopped).
 #
-# Environment: K (table pieces, default 8), NODES (positions a search may
-# expand per book position and goal, default 2000000), HASH_MB (graph memory
-# per solver, default 3000), THREADS (default: all cores).
+# Measured on 2 cores (docs/tablebases-and-solving.md, "From nothing"): only
+# K = 12 closes the proofs; its tables take 2.95 h, the proofs 4-5 min, the
+# deepening onto ≤ 10 about 20 min, alq-check's ≤ 10 tables 44.5 min: about
+# 4.1 h in all. Over ≤ 10 or ≤ 8 the proofs stage stops with Black's draw
+# after c2-c3 unproven.
+#
+# Environment: K (table pieces for the proofs, default 12), CHECK_K (table
+# pieces of the checked certificates, default 10), NODES (positions a search
+# may expand per book position and goal, default 2000000), DEEPEN_NODES
+# (per leaf, default 2000000), HASH_MB (graph memory per solver, default
+# 3000), THREADS (default: all cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-data/from-nothing}
-k=${K:-8}
+k=${K:-12}
+check_k=${CHECK_K:-10}
+deepen_nodes=${DEEPEN_NODES:-2000000}
 nodes=${NODES:-2000000}
 hash=${HASH_MB:-3000}
 threads=${THREADS:-$(nproc)}
@@ -81,7 +96,37 @@ for c in "${certs[@]}"; do
     fi
 done
 
-run check bash -c "set -o pipefail; for c in ${certs[*]}; do $alq solve --check \$c --tb $tb --quiet | tail -1 || exit 2; done"
-run check2 "$check2" --threads "$threads" "${certs[@]}"
+small=("${certs[@]}")
+check_tb=$tb
+if [ "$k" -gt "$check_k" ]; then
+    # The ≤ CHECK_K tables: a view of the ≤ K folder (links to its classes).
+    check_tb="$out/tb${check_k}view"
+    mkdir -p "$check_tb"
+    for f in "$tb"/*v*.wdl.alqtb; do
+        name=$(basename "$f")
+        w=${name%%v*}
+        b=${name#*v}
+        b=${b%%.*}
+        if [ $((w + b)) -le "$check_k" ] && [ ! -e "$check_tb/$name" ]; then
+            ln -s "$(realpath "$f")" "$check_tb/$name"
+        fi
+    done
+    mkdir -p "$out/proofs/small"
+    small=()
+    for c in "${certs[@]}"; do
+        name=$(basename "$c" .cert)
+        dest="$out/proofs/small/$name.cert.gz"
+        small+=("$dest")
+        [ -f "$dest" ] && continue
+        cmd="$alq solve --deepen $c --tb $check_tb --out $dest --parts $out/parts/$name --hash $hash --threads $threads"
+        # Leaves that resist the first budget get ten times more (the parts
+        # of the first run are kept, so only they are searched again).
+        run "deepen-$name" bash -c "$cmd --nodes $deepen_nodes || $cmd --nodes $((deepen_nodes * 10))"
+    done
+fi
+
+run check bash -c "set -o pipefail; for c in ${certs[*]}; do $alq solve --check \$c --tb $tb --quiet | tail -1 || exit 2; done; \
+    for c in ${small[*]}; do $alq solve --check \$c --tb $check_tb --quiet | tail -1 || exit 2; done"
+run check2 "$check2" --threads "$threads" "${small[@]}"
 echo "done: certificates in $out/proofs, stage times in $stages" >&2
 column -t "$stages" >&2 || cat "$stages" >&2

@@ -16,6 +16,7 @@ use clap::{Parser, Subcommand};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod accuracy;
 mod analyze;
 mod bench;
 mod engine;
@@ -75,6 +76,9 @@ enum Command {
     Play(play::PlayArgs),
     /// Play two players against each other over paired openings; Elo and SPRT.
     Match(matchcmd::MatchArgs),
+    /// Grade every move of games against perfect play (the oracle): value
+    /// kept, half or whole point lost, or unknown; per player and phase.
+    Accuracy(accuracy::AccuracyArgs),
     /// Run generations of self-play, training and gating (the main job).
     Pipeline(pipeline::PipelineArgs),
     /// Generate self-play games into DIR/games.csv (reproducible, resumable, shardable).
@@ -129,6 +133,7 @@ fn main() -> ExitCode {
         Command::Analyze(args) => analyze::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Match(args) => matchcmd::run(args),
+        Command::Accuracy(args) => accuracy::run(args),
         Command::Play(args) => play::run(args),
         Command::Engine(args) => engine::run(args),
         Command::Selfplay(args) => selfplay::run(args),

@@ -95,6 +95,16 @@ pub struct MatchArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// After the match, grade every move of its games against perfect play
+    /// (as `alq accuracy` does; the oracle uses --tb, --store and the shipped
+    /// proofs) and add the grades per player to the summary and --out.
+    #[arg(long)]
+    grade: bool,
+    /// Grading search budget per position, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000, requires = "grade", value_parser = clap::value_parser!(u64).range(1..))]
+    grade_movetime: u64,
+    #[command(flatten)]
+    grading: crate::accuracy::GradeOracleArgs,
     #[command(flatten)]
     rules: crate::RulesArg,
 }
@@ -166,6 +176,16 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let (report, games) = report;
     print_report(&report);
+    let grades = if args.grade {
+        let budget = args.grading.budget(Some(args.grade_movetime), None);
+        let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+        let oracle = args.grading.open(rules, tb.as_ref(), budget)?;
+        let (grades, graded) = crate::accuracy::grade_records(&oracle, &games, budget, args.quiet)?;
+        crate::accuracy::print_grades(&grades);
+        Some(crate::accuracy::grades_json(&grades, &graded)?)
+    } else {
+        None
+    };
     let pairs = report.games.div_ceil(2);
     if !matches!(config.openings, OpeningSource::Random(_)) && pairs > report.openings as u64 {
         eprintln!(
@@ -185,7 +205,11 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         writer.sync()?;
     }
     if let Some(path) = &args.out {
-        let json = serde_json::to_string_pretty(&report)?;
+        let mut json = serde_json::to_value(&report)?;
+        if let Some(grades) = grades {
+            json["grades"] = grades;
+        }
+        let json = serde_json::to_string_pretty(&json)?;
         alq_records::write_atomic(path, json.as_bytes()).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())

@@ -153,3 +153,74 @@ fn play_against_the_perfect_player_keeps_its_win() {
     let bad = alq(&["play", "--opponent", "perfect@colour=red"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn accuracy_grades_every_move_and_match_grade_adds_it() {
+    let dir = fresh_dir("accuracy");
+    let games = dir.join("games.csv");
+    let json_file = dir.join("match.json");
+    let out = alq(&[
+        "match",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--random-plies",
+        "0",
+        "--save-games",
+        games.to_str().unwrap(),
+        "--out",
+        json_file.to_str().unwrap(),
+        "--grade",
+        "--grade-movetime",
+        "20",
+        "--quiet",
+    ]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("graded 4 games"), "{text}");
+    let matched: serde_json::Value = serde_json::from_slice(&std::fs::read(&json_file).unwrap()).unwrap();
+    assert_eq!(matched["grades"]["games"].as_u64(), Some(4), "{matched}");
+
+    let out = alq(&["accuracy", "--games", games.to_str().unwrap(), "--nodes", "2000", "--json", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["games"].as_u64(), Some(4));
+    assert_eq!(json["first_errors"].as_array().map(Vec::len), Some(4));
+    let players = json["players"].as_object().unwrap();
+    assert_eq!(players.len(), 2, "{json}");
+    let mut total = 0;
+    for (name, p) in players {
+        let n = |k: &str| p[k].as_u64().unwrap();
+        assert_eq!(n("moves"), n("kept") + n("half_lost") + n("full_lost") + n("unknown"), "{name}: {p}");
+        assert_eq!(n("games"), 4, "{name}");
+        let phases = p["phases"].as_object().unwrap();
+        assert_eq!(phases.keys().collect::<Vec<_>>(), ["endgame", "middle", "opening"]);
+        // The opening phase is plies 1-10: five moves a side a game at most.
+        assert!(phases["opening"]["moves"].as_u64().unwrap() <= 20, "{p}");
+        // The shipped proofs value every position to ply 6: the first moves
+        // of each side are graded, not unknown.
+        assert!(phases["opening"]["kept"].as_u64().unwrap() + phases["opening"]["half_lost"].as_u64().unwrap() >= 8);
+        total += n("moves");
+    }
+    // Every move of every game was graded, by one side or the other.
+    let mut reader = csv::Reader::from_path(&games).unwrap();
+    let column = reader.headers().unwrap().iter().position(|h| h == "plies").unwrap();
+    let plies: u64 = reader.records().map(|r| r.unwrap()[column].parse::<u64>().unwrap()).sum();
+    assert_eq!(total, plies);
+
+    // Bad input: a missing file, a damaged file, a zero budget.
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "not,a,games,file\n1,2,3,4\n").unwrap();
+    for args in [
+        &["accuracy", "--games", "/nonexistent/games.csv"][..],
+        &["accuracy", "--games", bad.to_str().unwrap()],
+        &["accuracy", "--games", games.to_str().unwrap(), "--movetime", "0"],
+    ] {
+        let out = alq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod external;
+pub mod grade;
 pub mod matches;
 pub mod openings;
 pub mod perfect;
@@ -33,6 +34,9 @@ pub mod players;
 pub mod protocol;
 
 pub use external::{EngineProcess, Forfeit};
+pub use grade::{
+    grade_game, GradeError, GradeReport, GradedGame, GradedMove, Phase, PlayerGrades, ValueCache, Verdict,
+};
 pub use matches::{
     check_games, game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource,
     Progress,
