@@ -18,6 +18,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod accuracy;
 mod analyze;
+mod atlas;
 mod bench;
 mod engine;
 mod matchcmd;
@@ -101,6 +102,9 @@ enum Command {
     /// The exact win/draw/loss value of a position and of each of its moves,
     /// from the tables, proven-position stores and threshold searches.
     Oracle(oracle::OracleArgs),
+    /// The exact value of every position of the opening tree (deepest ply
+    /// first, resumable), and how narrow each is.
+    Atlas(atlas::AtlasArgs),
     /// Endgame tablebases: build, probe, stats, verify.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -145,6 +149,7 @@ fn main() -> ExitCode {
         Command::Openings(args) => openings::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Oracle(args) => oracle::run(args),
+        Command::Atlas(args) => atlas::run(args),
         Command::Tb(cmd) => tb::run(cmd),
     };
     match result {

@@ -224,3 +224,45 @@ fn accuracy_grades_every_move_and_match_grade_adds_it() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn atlas_writes_the_trees_values_and_refuses_bad_arguments() {
+    let dir = fresh_dir("atlas");
+    let (work, out, csv) = (dir.join("work.store"), dir.join("atlas.store"), dir.join("atlas.csv"));
+    let run = alq(&[
+        "atlas",
+        "--depth",
+        "2",
+        "--nodes",
+        "1000",
+        "--work",
+        work.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+        "--quiet",
+    ]);
+    let text = stdout(&run);
+    assert!(run.status.success(), "{text}{}", String::from_utf8_lossy(&run.stderr));
+    // The shipped proofs settle plies 0-2: the start is drawn, d2-c3 loses.
+    let rows: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(char::is_numeric)).collect();
+    assert_eq!(rows.len(), 3, "{text}");
+    let fields: Vec<&str> = rows[1].split_whitespace().collect();
+    assert_eq!(fields[..7], ["1", "4", "0", "3", "1", "0", "0"], "{text}");
+    assert!(text.contains("traps after c2-c3"), "{text}");
+    assert!(!text.contains("traps after d2-c3"), "{text}");
+    // The atlas: the 10 distinct positions of plies 0-2; the CSV a row each.
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 11, "{rows}");
+    assert!(rows.lines().nth(1).unwrap().starts_with("0,"), "{rows}");
+    let first = rows.lines().nth(1).unwrap();
+    assert!(first.ends_with(",draw,draw,4,3"), "{first}");
+    let start = alq(&["oracle", "--read-store", out.to_str().unwrap(), "--no-shipped", "--nodes", "1", "--no-moves"]);
+    assert!(stdout(&start).starts_with("value draw source store"), "{}", stdout(&start));
+    for args in [&["atlas", "--shard", "2/2"][..], &["atlas", "--threads", "0"], &["atlas", "--nodes", "0"]] {
+        let out = alq(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+}

@@ -42,6 +42,7 @@
 //! assert_eq!(oracle.value(&pos).unwrap().source, Source::Store);
 //! ```
 
+pub mod atlas;
 mod shipped;
 mod value;
 
@@ -209,6 +210,12 @@ impl<'a> Oracle<'a> {
         let read = if path.exists() { self.read_store(path)? } else { 0 };
         self.store_file = Some(path.to_path_buf());
         Ok(read)
+    }
+
+    /// The most pieces of the tables what the oracle knows may lean on
+    /// (its own and the stores' it read; `None` when a store did not say).
+    pub fn table_pieces(&self) -> Option<u32> {
+        self.lock().store_tables()
     }
 
     /// Positions whose win questions the oracle knows (stores read and

@@ -31,6 +31,20 @@ impl Value {
         }
     }
 
+    /// The answers to "does the mover win?" and "does the opponent win?"
+    /// that this value gives (`None`: not settled); the inverse of
+    /// [`Value::from_questions`] up to what a value records.
+    pub fn questions(self) -> (Option<bool>, Option<bool>) {
+        match self {
+            Value::Win => (Some(true), Some(false)),
+            Value::Loss => (Some(false), Some(true)),
+            Value::Draw => (Some(false), Some(false)),
+            Value::AtMostDraw => (Some(false), None),
+            Value::AtLeastDraw => (None, Some(false)),
+            Value::Unknown => (None, None),
+        }
+    }
+
     /// The same fact from the other side's view.
     pub fn for_other_side(self) -> Value {
         match self {

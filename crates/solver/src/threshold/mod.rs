@@ -287,8 +287,14 @@ impl<'a> ThresholdSolver<'a> {
 
     /// What this solver has settled, as a store.
     pub fn proven_store(&self) -> ProvenStore {
-        let tables = self.read_tables.map(|t| t.max(self.tb.map_or(0, |tb| tb.max_pieces())));
-        ProvenStore { rules: self.rules, tables, entries: self.store.clone() }
+        ProvenStore { rules: self.rules, tables: self.store_tables(), entries: self.store.clone() }
+    }
+
+    /// The most pieces of the tables its settled answers may lean on (its
+    /// own and those of the stores it read; `None` when a store did not
+    /// say).
+    pub fn store_tables(&self) -> Option<u32> {
+        self.read_tables.map(|t| t.max(self.tb.map_or(0, |tb| tb.max_pieces())))
     }
 
     /// Positions whose win questions this solver has answered.

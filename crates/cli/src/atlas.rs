@@ -1,0 +1,250 @@
+//! `alq atlas`: the exact value of every position of the opening tree.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+use clap::Args;
+
+use alq_engine::Position;
+use alq_oracle::atlas::{self, PlyProgress, PlyRow, Shard};
+use alq_oracle::{Oracle, Value};
+use alq_solver::Budget;
+
+/// The exact value of every position of the opening tree (every distinct
+/// position within --depth plies of the start), and how narrow each is.
+///
+/// Positions are settled by the oracle (tables, the shipped proofs, the
+/// stores, then threshold searches within --movetime or --nodes each), the
+/// deepest ply first, so that what a ply settled is a leaf of the searches
+/// above it. Everything the searches settle goes to the --work store,
+/// saved as the run goes: a rerun (or a run with a larger budget and
+/// --retry) skips what is known. Each worker thread has its own oracle;
+/// they share the work store after every ply.
+///
+/// At the end the atlas itself, the tree's positions and their values only,
+/// is written to --out (a store the oracle reads with --read-store), and a
+/// table per ply is printed: positions, won for White / drawn / won for
+/// Black, bounds and unknowns, the share already decided, the share of
+/// moves that keep the value (over positions whose moves are all known)
+/// and how many positions have a single move that keeps it; then, for each
+/// first move that keeps the start's value, the share of the opponent's
+/// positions below it where most moves lose (the traps it sets).
+///
+/// For a cluster array, --shard I/N takes every N-th position of each ply;
+/// merge the jobs' work stores with `alq solve --merge` and rerun without
+/// --shard to write the atlas.
+#[derive(Args)]
+pub struct AtlasArgs {
+    /// Plies from the start.
+    #[arg(long, value_name = "K", default_value_t = 10)]
+    depth: u32,
+    /// Endgame tables (any kind): positions they cover are valued at once and
+    /// are leaves of the searches.
+    #[arg(long, value_name = "DIR")]
+    tb: Option<PathBuf>,
+    /// The work store: read if it exists, written (merged, atomically) as
+    /// the run goes, with every position the searches settled.
+    #[arg(long, value_name = "FILE", default_value = "data/atlas/work.store")]
+    work: PathBuf,
+    /// Proven-position stores read and never written. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    read_store: Vec<PathBuf>,
+    /// The atlas: a store of the tree's positions and their values only.
+    #[arg(long, value_name = "FILE", default_value = "data/atlas/atlas.store")]
+    out: PathBuf,
+    /// Also a CSV, a row per position: ply, position, value (side to move's
+    /// view), white_value, moves, keeping (moves that keep the value, when
+    /// all are known).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Search budget per position in milliseconds (default 20,000 when
+    /// --nodes is not given).
+    #[arg(long, value_name = "MS", conflicts_with = "nodes", value_parser = clap::value_parser!(u64).range(1..))]
+    movetime: Option<u64>,
+    /// Search budget per position, in expanded positions.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Memory for each worker's search graph in MiB.
+    #[arg(long, value_name = "MB", default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..))]
+    hash: u64,
+    /// Evaluator that guides the searches: `hce`, `nn` or a network file.
+    #[arg(long, value_name = "EVAL", default_value = "hce")]
+    eval: String,
+    /// Search again the positions the stores hold only a bound for (or
+    /// nothing): by default a rerun skips every position it has searched.
+    #[arg(long)]
+    retry: bool,
+    /// Take every N-th position of each ply from the I-th (0-based), a job
+    /// of a cluster array: `I/N`. The atlas is not written.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Only print the table of what the stores know (no search).
+    #[arg(long)]
+    table_only: bool,
+    /// Leave out the shipped proofs.
+    #[arg(long)]
+    no_shipped: bool,
+    /// Worker threads, each with its own oracle (default: all cores).
+    #[arg(long, value_name = "T")]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn oracle<'a>(
+    args: &AtlasArgs,
+    tb: Option<&'a alq_tablebase::Tablebase>,
+    budget: Budget,
+) -> anyhow::Result<Oracle<'a>> {
+    let rules = alq_engine::RuleSet::BrainKing;
+    let (mut oracle, _) = crate::players::open_oracle(rules, tb, &args.eval, budget, !args.no_shipped, None)?;
+    for file in &args.read_store {
+        oracle.read_store(file)?;
+    }
+    if let Some(dir) = args.work.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    oracle.use_store(&args.work)?;
+    Ok(oracle)
+}
+
+pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
+    let shard = match args.shard.as_deref() {
+        None => Shard::ALL,
+        Some(text) => Shard::parse(text).with_context(|| format!("--shard {text:?}: expected I/N with 0 ≤ I < N"))?,
+    };
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(t) => t,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let budget = Budget {
+        nodes: args.nodes,
+        time: match (args.nodes, args.movetime) {
+            (None, None) => Some(Duration::from_secs(20)),
+            (_, ms) => ms.map(Duration::from_millis),
+        },
+        memory_bytes: usize::try_from(args.hash).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+    };
+    let rules = alq_engine::RuleSet::BrainKing;
+    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    let tree = atlas::tree(rules, Position::start(), args.depth);
+    eprintln!(
+        "opening tree to ply {}: {} positions ({})",
+        args.depth,
+        tree.iter().map(Vec::len).sum::<usize>(),
+        tree.iter().map(|p| p.len().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    let oracles = (0..if args.table_only { 1 } else { threads })
+        .map(|_| oracle(&args, tb.as_ref(), budget))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    eprintln!(
+        "known at the start (shipped proofs, --read-store, work store {}): {} positions",
+        args.work.display(),
+        oracles[0].known_positions()
+    );
+    if !args.table_only {
+        let started = std::time::Instant::now();
+        let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
+        let quiet = args.quiet;
+        atlas::settle(&oracles, Some(&args.work), &tree, budget, shard, args.retry, &|p: &PlyProgress| {
+            let mut bar = bar.lock().unwrap_or_else(|e| e.into_inner());
+            if bar.as_ref().is_none_or(|(ply, _)| *ply != p.ply) {
+                if let Some((_, old)) = bar.take() {
+                    old.finish();
+                }
+                let b = crate::progress::bar(
+                    quiet,
+                    p.positions as u64,
+                    &format!("ply {:>2}: {{bar:30}} {{pos}}/{{len}} positions, {{msg}} (eta {{eta}})", p.ply),
+                );
+                *bar = Some((p.ply, b));
+            }
+            let (_, b) = bar.as_ref().expect("set above");
+            b.set_position(p.done as u64);
+            b.set_message(format!("{} exact, {} known before", p.exact, p.known_before));
+        })?;
+        if let Some((_, b)) = bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            b.finish();
+        }
+        eprintln!("settled in {:.1} s", started.elapsed().as_secs_f64());
+        if shard != Shard::ALL {
+            eprintln!("shard {}/{} done; merge the work stores and rerun without --shard", shard.index, shard.count);
+            return Ok(());
+        }
+    }
+    // Every oracle wrote the work store; the first reads the others' part.
+    let first = &oracles[0];
+    if !args.table_only && oracles.len() > 1 && args.work.exists() {
+        first.read_store(&args.work)?;
+    }
+    let known = |pos: &Position| -> Value { first.known(pos).ok().flatten().map_or(Value::Unknown, |(v, _)| v) };
+    let rows = atlas::ply_table(rules, &tree, &known);
+    print_table(&rows);
+    for (mv, trapped, judged) in atlas::traps(rules, &tree, &known) {
+        let share = if judged > 0 { format!("{:.1} %", 100.0 * trapped as f64 / judged as f64) } else { "-".into() };
+        println!("traps after {mv}: {trapped} of {judged} judged positions of the opponent's ({share}) have most moves losing");
+    }
+    if !args.table_only {
+        let store = atlas::atlas_store(first, &tree)?;
+        store.save(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
+        eprintln!("atlas {}: {} positions", args.out.display(), store.entries.len());
+    }
+    if let Some(path) = &args.csv {
+        write_csv(path, rules, &tree, &known)?;
+    }
+    Ok(())
+}
+
+fn print_table(rows: &[PlyRow]) {
+    println!(
+        "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8} {:>8}",
+        "ply", "positions", "white", "draw", "black", "bound", "unknown", "decided", "keeping", "single"
+    );
+    let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v));
+    for r in rows {
+        println!(
+            "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8} {:>8}",
+            r.ply,
+            r.positions,
+            r.white_wins,
+            r.draws,
+            r.black_wins,
+            r.bounds,
+            r.unknown,
+            pct(r.decided_share()),
+            pct(r.keep_share()),
+            r.single_keeper
+        );
+    }
+}
+
+fn write_csv(
+    path: &Path,
+    rules: alq_engine::RuleSet,
+    tree: &[Vec<Position>],
+    value: &impl Fn(&Position) -> Value,
+) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["ply", "position", "value", "white_value", "moves", "keeping"])?;
+    for (ply, positions) in tree.iter().enumerate() {
+        for pos in positions {
+            let v = value(pos);
+            let white = if pos.side_to_move() == alq_engine::Side::White { v } else { v.for_other_side() };
+            let keep = atlas::keepers(rules, pos, value);
+            w.write_record([
+                ply.to_string(),
+                pos.to_string(),
+                v.name().to_string(),
+                white.name().to_string(),
+                pos.legal_moves_in(rules).len().to_string(),
+                keep.map_or(String::new(), |(k, _)| k.to_string()),
+            ])?;
+        }
+    }
+    let bytes = w.into_inner().context("writing the CSV")?;
+    alq_records::write_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))
+}

@@ -1,0 +1,311 @@
+//! The opening atlas: the exact value of every position of the opening tree
+//! (every distinct position reached from the start within a number of
+//! plies), found deepest first so that what a ply settled serves the plies
+//! above it, and how narrow each position is: how many of the mover's moves
+//! keep its value.
+//!
+//! The work is shared through a store file (every position the searches
+//! settled, read back by a rerun, which then skips what is known), and the
+//! result is a small store of the tree's positions only
+//! ([`atlas_store`]), which the oracle reads like any other.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use alq_engine::{Position, RuleSet, Side};
+use alq_solver::{Budget, ProvenStore};
+
+use crate::{Oracle, OracleError, Value};
+
+/// The distinct positions of the opening tree, ply by ply: `tree[k]` holds
+/// the positions `k` plies from `start` (a position reached at two plies is
+/// listed at both), in a fixed order.
+pub fn tree(rules: RuleSet, start: Position, depth: u32) -> Vec<Vec<Position>> {
+    let mut plies = vec![vec![start]];
+    for _ in 0..depth {
+        let mut seen = std::collections::HashSet::new();
+        let mut next = Vec::new();
+        for pos in plies.last().expect("the start is there") {
+            for &mv in pos.legal_moves_in(rules).iter() {
+                let child = pos.play(mv);
+                if seen.insert(child) {
+                    next.push(child);
+                }
+            }
+        }
+        plies.push(next);
+    }
+    plies
+}
+
+/// Which positions of a ply a worker takes: all, or every `count`-th from
+/// `index` (a job of a cluster array).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: usize,
+    pub count: usize,
+}
+
+impl Shard {
+    pub const ALL: Shard = Shard { index: 0, count: 1 };
+
+    /// Parses `I/N` (0 ≤ I < N).
+    pub fn parse(text: &str) -> Option<Shard> {
+        let (i, n) = text.split_once('/')?;
+        let (index, count) = (i.trim().parse().ok()?, n.trim().parse().ok()?);
+        (index < count).then_some(Shard { index, count })
+    }
+
+    fn takes(self, i: usize) -> bool {
+        i % self.count == self.index
+    }
+}
+
+/// What happened at one ply of an atlas run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlyProgress {
+    pub ply: u32,
+    /// The ply's positions this run (or shard) takes.
+    pub positions: usize,
+    /// Of those, known before the run (stores, tables, the end).
+    pub known_before: usize,
+    /// Done so far (known before, or searched).
+    pub done: usize,
+    /// Exact (win, draw or loss) so far.
+    pub exact: usize,
+}
+
+/// Settles the value of every position of `tree`, the deepest ply first,
+/// each position searched within `budget` by one of `oracles` (one per
+/// worker thread; they should use one store file, which this saves under a
+/// lock after each position when due and reads into every oracle after each
+/// ply so that they share what the ply settled). Positions the oracles
+/// already know are skipped, exact or not, unless `retry` is set for
+/// bounds and unknowns. `on_progress` is called after each position.
+pub fn settle(
+    oracles: &[Oracle<'_>],
+    store_file: Option<&Path>,
+    tree: &[Vec<Position>],
+    budget: Budget,
+    shard: Shard,
+    retry: bool,
+    on_progress: &(dyn Fn(&PlyProgress) + Sync),
+) -> Result<(), OracleError> {
+    assert!(!oracles.is_empty(), "at least one oracle");
+    let save_lock = Mutex::new(());
+    for (ply, positions) in tree.iter().enumerate().rev() {
+        let mine: Vec<&Position> =
+            positions.iter().enumerate().filter(|(i, _)| shard.takes(*i)).map(|(_, p)| p).collect();
+        let mut todo = Vec::new();
+        let mut progress = PlyProgress { ply: ply as u32, positions: mine.len(), ..PlyProgress::default() };
+        for &pos in &mine {
+            match oracles[0].known(pos)? {
+                Some((v, _)) if v.is_exact() || !retry => {
+                    progress.known_before += 1;
+                    progress.exact += usize::from(v.is_exact());
+                }
+                _ => todo.push(*pos),
+            }
+        }
+        progress.done = progress.known_before;
+        on_progress(&progress);
+        let state = Mutex::new(progress);
+        let next = AtomicUsize::new(0);
+        let result: Result<(), OracleError> = std::thread::scope(|scope| {
+            let workers: Vec<_> = oracles
+                .iter()
+                .map(|oracle| {
+                    let (todo, next, state, save_lock) = (&todo, &next, &state, &save_lock);
+                    scope.spawn(move || -> Result<(), OracleError> {
+                        loop {
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(pos) = todo.get(i) else { return Ok(()) };
+                            let answer = oracle.value_within(pos, budget)?;
+                            {
+                                let _guard = save_lock.lock().unwrap_or_else(|e| e.into_inner());
+                                oracle.save_if_due()?;
+                            }
+                            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                            s.done += 1;
+                            s.exact += usize::from(answer.value.is_exact());
+                            on_progress(&s);
+                        }
+                    })
+                })
+                .collect();
+            workers.into_iter().try_for_each(|w| w.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        });
+        result?;
+        // Share the ply's results: every oracle writes, then every oracle
+        // reads what the others wrote.
+        if let Some(file) = store_file {
+            for oracle in oracles {
+                oracle.save()?;
+            }
+            if oracles.len() > 1 && file.exists() {
+                for oracle in oracles {
+                    oracle.read_store(file)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The atlas's result: the tree's positions and what `oracle` knows of each
+/// (stores and tables; nothing is searched), as a store of those positions
+/// only.
+pub fn atlas_store(oracle: &Oracle<'_>, tree: &[Vec<Position>]) -> Result<ProvenStore, OracleError> {
+    let mut store = ProvenStore::new(oracle.rules());
+    store.tables = oracle.table_pieces();
+    for pos in tree.iter().flatten() {
+        let value = oracle.known(pos)?.map_or(Value::Unknown, |(v, _)| v);
+        let (mover_wins, opponent_wins) = value.questions();
+        store.add_answers(pos, mover_wins, opponent_wins)?;
+    }
+    Ok(store)
+}
+
+/// One ply of the atlas's table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PlyRow {
+    pub ply: u32,
+    pub positions: usize,
+    /// Exact values, from White's view.
+    pub white_wins: usize,
+    pub draws: usize,
+    pub black_wins: usize,
+    /// A bound only, or nothing.
+    pub bounds: usize,
+    pub unknown: usize,
+    /// Over the positions with an exact value whose moves' values are all
+    /// exact too: their moves, and how many keep the position's value.
+    pub moves: usize,
+    pub moves_keeping: usize,
+    /// Those positions, and how many have one move only that keeps the value.
+    pub judged: usize,
+    pub single_keeper: usize,
+}
+
+impl PlyRow {
+    /// The share of the judged positions' moves that keep the value.
+    pub fn keep_share(&self) -> Option<f64> {
+        (self.moves > 0).then(|| self.moves_keeping as f64 / self.moves as f64)
+    }
+
+    /// The share of the positions already won by one side.
+    pub fn decided_share(&self) -> Option<f64> {
+        (self.positions > 0).then(|| (self.white_wins + self.black_wins) as f64 / self.positions as f64)
+    }
+}
+
+/// How many of `pos`'s moves keep its value, and how many moves it has,
+/// when its value and all its moves' values are exact in `value`.
+pub fn keepers(rules: RuleSet, pos: &Position, value: &impl Fn(&Position) -> Value) -> Option<(usize, usize)> {
+    let v = value(pos);
+    if !v.is_exact() {
+        return None;
+    }
+    let moves = pos.legal_moves_in(rules);
+    let mut keep = 0;
+    for &mv in moves.iter() {
+        let after = value(&pos.play(mv)).for_other_side();
+        if !after.is_exact() {
+            return None;
+        }
+        keep += usize::from(after == v);
+    }
+    Some((keep, moves.len()))
+}
+
+/// The per-ply table of the tree's values, from `value` (a position's value
+/// for its mover).
+pub fn ply_table(rules: RuleSet, tree: &[Vec<Position>], value: &impl Fn(&Position) -> Value) -> Vec<PlyRow> {
+    tree.iter()
+        .enumerate()
+        .map(|(ply, positions)| {
+            let mut row = PlyRow { ply: ply as u32, positions: positions.len(), ..PlyRow::default() };
+            for pos in positions {
+                let v = value(pos);
+                let white = if pos.side_to_move() == Side::White { v } else { v.for_other_side() };
+                match white {
+                    Value::Win => row.white_wins += 1,
+                    Value::Draw => row.draws += 1,
+                    Value::Loss => row.black_wins += 1,
+                    Value::Unknown => row.unknown += 1,
+                    _ => row.bounds += 1,
+                }
+                if let Some((keep, moves)) = keepers(rules, pos, value) {
+                    row.judged += 1;
+                    row.moves += moves;
+                    row.moves_keeping += keep;
+                    row.single_keeper += usize::from(keep == 1);
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// For each of the start's moves that keeps the start's value: the share of
+/// the opponent's positions below it (plies 2 to the tree's depth, the
+/// opponent to move, exact with all moves exact) where more than half the
+/// moves lose value — the traps that first move sets.
+pub fn traps(
+    rules: RuleSet,
+    tree: &[Vec<Position>],
+    value: &impl Fn(&Position) -> Value,
+) -> Vec<(alq_engine::Move, usize, usize)> {
+    let start = tree[0][0];
+    let v = value(&start);
+    let mover = start.side_to_move();
+    let mut out = Vec::new();
+    for &first in start.legal_moves_in(rules).iter() {
+        if value(&start.play(first)).for_other_side() != v || !v.is_exact() {
+            continue;
+        }
+        // The subtree of positions reached through `first`, ply by ply.
+        let mut layer: HashMap<Position, ()> = HashMap::from([(start.play(first), ())]);
+        let (mut judged, mut trapped) = (0, 0);
+        for _ply in 2..tree.len() {
+            let mut next = HashMap::new();
+            for pos in layer.keys() {
+                for &mv in pos.legal_moves_in(rules).iter() {
+                    next.insert(pos.play(mv), ());
+                }
+            }
+            for pos in next.keys().filter(|p| p.side_to_move() != mover) {
+                if let Some((keep, moves)) = keepers(rules, pos, value) {
+                    judged += 1;
+                    trapped += usize::from(2 * (moves - keep) > moves);
+                }
+            }
+            layer = next;
+        }
+        out.push((first, trapped, judged));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tree_counts_distinct_positions_per_ply() {
+        // The independent generator's counts (issue 42): 1, 4, 5, 6, 12, 27, 96.
+        let t = tree(RuleSet::BrainKing, Position::start(), 6);
+        assert_eq!(t.iter().map(Vec::len).collect::<Vec<_>>(), [1, 4, 5, 6, 12, 27, 96]);
+    }
+
+    #[test]
+    fn shards_split_a_ply() {
+        assert_eq!(Shard::parse("1/3"), Some(Shard { index: 1, count: 3 }));
+        assert_eq!(Shard::parse("3/3"), None);
+        assert_eq!(Shard::parse("x"), None);
+        let s = Shard { index: 1, count: 3 };
+        assert_eq!((0..9).filter(|&i| s.takes(i)).collect::<Vec<_>>(), [1, 4, 7]);
+    }
+}
