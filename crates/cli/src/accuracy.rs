@@ -175,6 +175,18 @@ pub fn print_grades(report: &GradeReport) {
         report.games, report.games_without_error, report.games_with_unknown_first
     );
     println!(
+        "first errors: White {} Black {} nobody {} (mean ply {})",
+        report.white_errs_first,
+        report.black_errs_first,
+        report.games_without_error,
+        report.mean_first_error_ply.map_or("-".to_string(), |v| format!("{v:.1}"))
+    );
+    let marks: Vec<String> = [0usize, 2, 4, 6, 8, 10, 15, 20, 30, 40, 60]
+        .iter()
+        .filter_map(|&k| report.drawn_after.get(k).map(|[d, known, going]| format!("{k}: {d}/{known}/{going}")))
+        .collect();
+    println!("drawn by exact value after ply k (drawn/known/still going): {}", marks.join("  "));
+    println!(
         "{:<28} {:>6} {:>7} {:>7} {:>6} {:>6} {:>7}  {:<24} {:<22} {:>6} {:>6}",
         "player",
         "games",

@@ -32,9 +32,11 @@ use alq_solver::Budget;
 /// first move that keeps the start's value, the share of the opponent's
 /// positions below it where most moves lose (the traps it sets).
 ///
-/// For a cluster array, --shard I/N takes every N-th position of each ply;
-/// merge the jobs' work stores with `alq solve --merge` and rerun without
-/// --shard to write the atlas.
+/// On a cluster, settle one ply at a time, deepest first: an array of jobs
+/// with --only-ply K and --shard I/N (every N-th position of the ply) each,
+/// their work stores merged with `alq solve --merge` before the next ply;
+/// then a run without either writes the atlas
+/// (scripts/cluster/atlas-slurm.sh).
 #[derive(Args)]
 pub struct AtlasArgs {
     /// Plies from the start.
@@ -80,6 +82,10 @@ pub struct AtlasArgs {
     /// of a cluster array: `I/N`. The atlas is not written.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
+    /// Search this ply only (the others are read from the stores): a step of
+    /// a cluster run that settles the tree one ply at a time, deepest first.
+    #[arg(long, value_name = "K")]
+    only_ply: Option<u32>,
     /// Only print the table of what the stores know (no search).
     #[arg(long)]
     table_only: bool,
@@ -89,6 +95,11 @@ pub struct AtlasArgs {
     /// Worker threads, each with its own oracle (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
+    /// Write the work store at most every this many seconds while searching
+    /// (and after every ply): a large store takes seconds to merge and
+    /// write; a killed run loses at most this much work.
+    #[arg(long, value_name = "S", default_value_t = 120)]
+    save_every: u64,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -108,6 +119,7 @@ fn oracle<'a>(
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     oracle.use_store(&args.work)?;
+    oracle.set_save_every(Duration::from_secs(args.save_every));
     Ok(oracle)
 }
 
@@ -150,7 +162,12 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         let started = std::time::Instant::now();
         let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
         let quiet = args.quiet;
-        atlas::settle(&oracles, Some(&args.work), &tree, budget, shard, args.retry, &|p: &PlyProgress| {
+        let plies = match args.only_ply {
+            Some(k) if k > args.depth => bail!("--only-ply {k} is deeper than --depth {}", args.depth),
+            Some(k) => k..=k,
+            None => 0..=args.depth,
+        };
+        atlas::settle(&oracles, Some(&args.work), &tree, plies, budget, shard, args.retry, &|p: &PlyProgress| {
             let mut bar = bar.lock().unwrap_or_else(|e| e.into_inner());
             if bar.as_ref().is_none_or(|(ply, _)| *ply != p.ply) {
                 if let Some((_, old)) = bar.take() {
@@ -171,8 +188,8 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
             b.finish();
         }
         eprintln!("settled in {:.1} s", started.elapsed().as_secs_f64());
-        if shard != Shard::ALL {
-            eprintln!("shard {}/{} done; merge the work stores and rerun without --shard", shard.index, shard.count);
+        if shard != Shard::ALL || args.only_ply.is_some() {
+            eprintln!("part done; merge the work stores (alq solve --merge) and go on, or rerun without --shard and --only-ply to write the atlas");
             return Ok(());
         }
     }

@@ -83,11 +83,14 @@ pub struct PlyProgress {
 /// lock after each position when due and reads into every oracle after each
 /// ply so that they share what the ply settled). Positions the oracles
 /// already know are skipped, exact or not, unless `retry` is set for
-/// bounds and unknowns. `on_progress` is called after each position.
+/// bounds and unknowns. Only the plies in `plies` are searched.
+/// `on_progress` is called after each position.
+#[allow(clippy::too_many_arguments)]
 pub fn settle(
     oracles: &[Oracle<'_>],
     store_file: Option<&Path>,
     tree: &[Vec<Position>],
+    plies: std::ops::RangeInclusive<u32>,
     budget: Budget,
     shard: Shard,
     retry: bool,
@@ -95,7 +98,7 @@ pub fn settle(
 ) -> Result<(), OracleError> {
     assert!(!oracles.is_empty(), "at least one oracle");
     let save_lock = Mutex::new(());
-    for (ply, positions) in tree.iter().enumerate().rev() {
+    for (ply, positions) in tree.iter().enumerate().rev().filter(|(ply, _)| plies.contains(&(*ply as u32))) {
         let mine: Vec<&Position> =
             positions.iter().enumerate().filter(|(i, _)| shard.takes(*i)).map(|(_, p)| p).collect();
         let mut todo = Vec::new();

@@ -103,6 +103,9 @@ pub struct Oracle<'a> {
     /// Whether a stored bound (`≥draw`, `≤draw`) is searched further for
     /// the exact value (the default), or answered as it is.
     settle_bounds: bool,
+    /// How old the last write of the user's store must be before a search
+    /// writes it again ([`SAVE_EVERY`] unless set).
+    save_every: Duration,
 }
 
 /// After a search, the user's store is written when the last write is at
@@ -126,6 +129,7 @@ impl<'a> Oracle<'a> {
             unsaved: AtomicBool::new(false),
             saved: Mutex::new(None),
             settle_bounds: true,
+            save_every: SAVE_EVERY,
         }
     }
 
@@ -384,6 +388,13 @@ impl<'a> Oracle<'a> {
             .collect()
     }
 
+    /// How often searches write the user's store at most (a store of
+    /// millions of positions takes seconds to merge and write: long runs
+    /// write it less often, and lose at most that much work when killed).
+    pub fn set_save_every(&mut self, every: Duration) {
+        self.save_every = every;
+    }
+
     /// [`Oracle::save`] when the last write is at least [`SAVE_EVERY`] old
     /// (or there was none).
     ///
@@ -391,7 +402,7 @@ impl<'a> Oracle<'a> {
     ///
     /// As [`Oracle::save`].
     pub fn save_if_due(&self) -> Result<(), OracleError> {
-        let due = self.saved_lock().is_none_or(|(_, _, at)| at.elapsed() >= SAVE_EVERY);
+        let due = self.saved_lock().is_none_or(|(_, _, at)| at.elapsed() >= self.save_every);
         if due {
             self.save()?;
         }

@@ -78,7 +78,7 @@ fn settling_fills_the_work_store_and_a_rerun_skips_what_is_known() {
     };
     let oracles = [make(), make()];
     let searched = std::sync::Mutex::new(Vec::new());
-    atlas::settle(&oracles, Some(&work), &tree, Budget::nodes(2_000), Shard::ALL, false, &|p| {
+    atlas::settle(&oracles, Some(&work), &tree, 0..=3, Budget::nodes(2_000), Shard::ALL, false, &|p| {
         searched.lock().unwrap().push(*p)
     })
     .unwrap();
@@ -95,7 +95,7 @@ fn settling_fills_the_work_store_and_a_rerun_skips_what_is_known() {
     // A rerun knows every position it searched (exact or not) before it starts.
     let again = [make()];
     let runs = std::sync::Mutex::new(Vec::new());
-    atlas::settle(&again, Some(&work), &tree, Budget::nodes(2_000), Shard::ALL, false, &|p| {
+    atlas::settle(&again, Some(&work), &tree, 0..=3, Budget::nodes(2_000), Shard::ALL, false, &|p| {
         runs.lock().unwrap().push(*p)
     })
     .unwrap();

@@ -296,6 +296,18 @@ pub struct GradeReport {
     /// Games in which a move was unknown before any error was found (their
     /// first error may lie earlier than the one counted).
     pub games_with_unknown_first: u64,
+    /// Games whose first value-losing move was White's, and Black's (by
+    /// side, whoever played it).
+    pub white_errs_first: u64,
+    pub black_errs_first: u64,
+    /// The mean ply of the games' first errors.
+    pub mean_first_error_ply: Option<f64>,
+    /// After ply k (k = 0, 1, …): how many games were still going and known
+    /// drawn by exact value, how many still going with their value known,
+    /// and how many still going (a finished game leaves the counts).
+    pub drawn_after: Vec<[u64; 3]>,
+    #[serde(skip)]
+    first_error_ply_sum: u64,
 }
 
 impl GradeReport {
@@ -319,9 +331,25 @@ impl GradeReport {
                 }
             }
         }
+        for (k, v) in game.white_values.iter().enumerate() {
+            if self.drawn_after.len() <= k {
+                self.drawn_after.push([0; 3]);
+            }
+            let row = &mut self.drawn_after[k];
+            row[0] += u64::from(*v == Value::Draw);
+            row[1] += u64::from(v.is_exact());
+            row[2] += 1;
+        }
         match game.first_error() {
             None => self.games_without_error += 1,
             Some(first) => {
+                match first.side {
+                    Side::White => self.white_errs_first += 1,
+                    Side::Black => self.black_errs_first += 1,
+                }
+                self.first_error_ply_sum += u64::from(first.ply);
+                let errs = self.white_errs_first + self.black_errs_first;
+                self.mean_first_error_ply = Some(self.first_error_ply_sum as f64 / errs as f64);
                 let p = self.players.get_mut(game.player(first.side)).expect("both players were added");
                 p.first_errors += 1;
                 p.first_error_plies.push(first.ply);
@@ -427,6 +455,9 @@ mod tests {
         assert_eq!(b.mean_first_error_ply, Some(3.5));
         assert_eq!(report.games_without_error, 1);
         assert_eq!(report.games_with_unknown_first, 1);
+        // Game 1's first error is Black's (ply 4), game 2's White's (ply 3).
+        assert_eq!((report.white_errs_first, report.black_errs_first), (1, 1));
+        assert_eq!(report.mean_first_error_ply, Some(3.5));
         assert!((b.errors_per_game - 2.0 / 3.0).abs() < 1e-12);
         assert!(a.errors_per_game_ci95[0] <= a.errors_per_game && a.errors_per_game <= a.errors_per_game_ci95[1]);
         assert_eq!(a.phases.len(), 3);
