@@ -26,9 +26,10 @@ use alq_solver::Budget;
 /// At the end the atlas itself, the tree's positions and their values only,
 /// is written to --out (a store the oracle reads with --read-store), and a
 /// table per ply is printed: positions, won for White / drawn / won for
-/// Black, bounds and unknowns, the share already decided, the share of
-/// moves that keep the value (over positions whose moves are all known)
-/// and how many positions have a single move that keeps it; then, for each
+/// Black, bounds and unknowns, the share already decided (won by either
+/// side), the positions judged (exact, with every move's value known), the
+/// share of their moves that keep the value, and how many of them have a
+/// single move that keeps it; then, for each
 /// first move that keeps the start's value, the share of the opponent's
 /// positions below it where most moves lose (the traps it sets).
 ///
@@ -218,13 +219,13 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
 
 fn print_table(rows: &[PlyRow]) {
     println!(
-        "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8} {:>8}",
-        "ply", "positions", "white", "draw", "black", "bound", "unknown", "decided", "keeping", "single"
+        "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>7} {:>8} {:>7}",
+        "ply", "positions", "white", "draw", "black", "bound", "unknown", "decided", "judged", "keeping", "single"
     );
     let pct = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{:.1}%", 100.0 * v));
     for r in rows {
         println!(
-            "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>8} {:>8}",
+            "{:>4} {:>9} {:>9} {:>9} {:>9} {:>7} {:>8} {:>8} {:>7} {:>8} {:>7}",
             r.ply,
             r.positions,
             r.white_wins,
@@ -233,6 +234,7 @@ fn print_table(rows: &[PlyRow]) {
             r.bounds,
             r.unknown,
             pct(r.decided_share()),
+            r.judged,
             pct(r.keep_share()),
             r.single_keeper
         );

@@ -183,8 +183,9 @@ pub struct PlyRow {
     /// A bound only, or nothing.
     pub bounds: usize,
     pub unknown: usize,
-    /// Over the positions with an exact value whose moves' values are all
-    /// exact too: their moves, and how many keep the position's value.
+    /// Over the positions the mover wins or draws whose moves' values are
+    /// all exact too (from a lost position every move keeps the loss): their
+    /// moves, and how many keep the position's value.
     pub moves: usize,
     pub moves_keeping: usize,
     /// Those positions, and how many have one move only that keeps the value.
@@ -240,7 +241,7 @@ pub fn ply_table(rules: RuleSet, tree: &[Vec<Position>], value: &impl Fn(&Positi
                     Value::Unknown => row.unknown += 1,
                     _ => row.bounds += 1,
                 }
-                if let Some((keep, moves)) = keepers(rules, pos, value) {
+                if let Some((keep, moves)) = keepers(rules, pos, value).filter(|_| v != Value::Loss) {
                     row.judged += 1;
                     row.moves += moves;
                     row.moves_keeping += keep;
@@ -280,7 +281,7 @@ pub fn traps(
                 }
             }
             for pos in next.keys().filter(|p| p.side_to_move() != mover) {
-                if let Some((keep, moves)) = keepers(rules, pos, value) {
+                if let Some((keep, moves)) = keepers(rules, pos, value).filter(|_| value(pos) != Value::Loss) {
                     judged += 1;
                     trapped += usize::from(2 * (moves - keep) > moves);
                 }

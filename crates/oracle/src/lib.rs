@@ -56,7 +56,7 @@ use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver
 use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
-pub use shipped::{shipped_certificates, shipped_store, SHIPPED_STORE, SHIPPED_TEXT};
+pub use shipped::{shipped_atlas, shipped_certificates, shipped_store, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT};
 pub use value::{Source, Value};
 
 /// Why the oracle could not answer. File errors name the file.
@@ -167,8 +167,10 @@ impl<'a> Oracle<'a> {
     }
 
     /// Takes in the shipped proofs ([`shipped_store`]: what the shipped
-    /// certificates prove; BrainKing's rules only, nothing for others);
-    /// returns the positions they settle a question of.
+    /// certificates prove) and the shipped opening atlas
+    /// ([`shipped_atlas`]); BrainKing's rules only, nothing for others.
+    /// Returns the positions they settle a question of (a position in both
+    /// counts twice).
     ///
     /// # Errors
     ///
@@ -177,9 +179,10 @@ impl<'a> Oracle<'a> {
         if self.rules != RuleSet::BrainKing {
             return Ok(0);
         }
-        let store = shipped_store();
+        let (store, atlas) = (shipped_store(), shipped_atlas());
         self.add_known(Path::new("the shipped proofs"), store)?;
-        Ok(store.entries.len())
+        self.add_known(Path::new("the shipped atlas"), atlas)?;
+        Ok(store.entries.len() + atlas.entries.len())
     }
 
     /// Reads the store at `path`, refusing one of other rules.

@@ -28,6 +28,24 @@ pub fn shipped_store() -> &'static ProvenStore {
     })
 }
 
+/// The opening atlas's bytes (`data/proofs/atlas.store`, embedded): the
+/// exact value, or the bound, of every position of the opening tree as far
+/// as `alq atlas` has settled it (through ply 7: `alq atlas --depth 7 --tb
+/// data/tb10w --retry`, over the ≤ 10 tables and the shipped store; see
+/// docs/tablebases-and-solving.md, "The opening atlas").
+pub const ATLAS_STORE: &[u8] = include_bytes!("../../../data/proofs/atlas.store");
+
+/// The shipped atlas, read once (BrainKing's rules).
+pub fn shipped_atlas() -> &'static ProvenStore {
+    static PARSED: OnceLock<ProvenStore> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        // Embedded at build time and checked by a test: a failure here is a
+        // broken build, not bad input.
+        ProvenStore::parse(ATLAS_STORE, Path::new("data/proofs/atlas.store"))
+            .unwrap_or_else(|e| panic!("the shipped atlas: {e}"))
+    })
+}
+
 /// The shipped certificates by name, as text.
 pub const SHIPPED_TEXT: [(&str, &str); 8] = [
     ("start-white-draws", include_str!("../../../data/proofs/start-white-draws.cert")),
@@ -83,6 +101,23 @@ mod tests {
             union.entries.iter().all(|(k, b)| store.entries.get(k) == Some(b)),
             "rebuild data/proofs/shipped.store"
         );
+    }
+
+    #[test]
+    fn the_shipped_atlas_holds_opening_tree_positions_and_agrees_with_the_proofs() {
+        let atlas = shipped_atlas();
+        assert_eq!(atlas.rules, RuleSet::BrainKing);
+        // Every entry is a position of the opening tree through ply 7.
+        let tree: std::collections::HashSet<u64> =
+            crate::atlas::tree(RuleSet::BrainKing, Position::start(), 7).into_iter().flatten().map(|p| p.key()).collect();
+        assert!(atlas.entries.len() >= 500, "{}", atlas.entries.len());
+        assert!(atlas.entries.keys().all(|k| tree.contains(k)));
+        // No contradiction with the certificates' and the ply-6 tree's answers.
+        let mut union = shipped_store().clone();
+        union.merge(atlas).unwrap();
+        // The start: a draw for either side.
+        let start = atlas.entries[&Position::start().key()];
+        assert_eq!(start, 0b1010, "White does not win and Black does not win");
     }
 
     #[test]
