@@ -234,6 +234,7 @@ impl Explorer {
         let mut views = self.exact_views(&positions).into_iter();
         let exact = views.next().unwrap_or_default();
         let pending = usize::from(exact.pending) + views.clone().filter(|v| v.pending).count();
+        let narrowness = narrowness(exact.text.as_deref(), views.clone().map(|v| v.text));
         let mut moves = Vec::new();
         for (&mv, view) in legal.iter().zip(views) {
             let child = pos.play(mv);
@@ -259,6 +260,7 @@ impl Explorer {
             "exact": exact.text,
             "exact_source": exact.source,
             "exact_pending": pending,
+            "keeping_moves": narrowness,
             "score": self.score(&pos).map(|s| s.to_string()),
             "legal": legal.iter().map(move_json).collect::<Vec<_>>(),
             "moves": moves.iter().map(|(m, c, e, s)| json!({
@@ -366,6 +368,27 @@ fn side_name(pos: &Position) -> &'static str {
         alq_engine::Side::White => "white",
         alq_engine::Side::Black => "black",
     }
+}
+
+/// How many of the legal moves keep the position's exact value (the
+/// narrowness of a won or drawn position), when the position's value and
+/// every move's are known exactly; `children` are the values of the
+/// positions after the moves, their mover's view.
+fn narrowness(value: Option<&str>, children: impl Iterator<Item = Option<String>>) -> Option<usize> {
+    let kind = |t: &str| t.split_whitespace().next().map(str::to_string);
+    let own = kind(value?)?;
+    if own != "win" && own != "draw" {
+        return None;
+    }
+    let mut keep = 0;
+    for child in children {
+        let mine = kind(&mover_text(&child?))?;
+        if !["win", "draw", "loss"].contains(&mine.as_str()) {
+            return None;
+        }
+        keep += usize::from(mine == own);
+    }
+    Some(keep)
 }
 
 fn average(c: &Counts) -> Option<f64> {

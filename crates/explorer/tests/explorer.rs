@@ -153,6 +153,8 @@ fn the_oracle_gives_exact_values_and_settles_the_rest_in_the_background() {
     let start = ex.explorer("").unwrap();
     assert_eq!((start["exact"].as_str(), start["exact_source"].as_str()), (Some("draw"), Some("store")));
     assert_eq!(start["exact_pending"], 0);
+    // Narrowness: three of the four first moves keep the draw (d2-c3 loses).
+    assert_eq!(start["keeping_moves"], 3, "{start}");
     let values: HashMap<&str, &str> = start["moves"]
         .as_array()
         .unwrap()

@@ -108,8 +108,11 @@ mod tests {
         let atlas = shipped_atlas();
         assert_eq!(atlas.rules, RuleSet::BrainKing);
         // Every entry is a position of the opening tree through ply 7.
-        let tree: std::collections::HashSet<u64> =
-            crate::atlas::tree(RuleSet::BrainKing, Position::start(), 7).into_iter().flatten().map(|p| p.key()).collect();
+        let tree: std::collections::HashSet<u64> = crate::atlas::tree(RuleSet::BrainKing, Position::start(), 7)
+            .into_iter()
+            .flatten()
+            .map(|p| p.key())
+            .collect();
         assert!(atlas.entries.len() >= 500, "{}", atlas.entries.len());
         assert!(atlas.entries.keys().all(|k| tree.contains(k)));
         // No contradiction with the certificates' and the ply-6 tree's answers.
