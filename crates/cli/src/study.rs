@@ -34,6 +34,19 @@ pub struct StudyArgs {
     /// what they prove about the start and each first move.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
+    /// After the games, grade every move of each rung's games from the start
+    /// against perfect play (as `alq accuracy`: the oracle over the study's
+    /// tables, the shipped proofs and atlas, then searches of
+    /// --grade-movetime a position) into the rung's grades.json; the summary
+    /// then shows where each rung's games were lost: the first value-losing
+    /// move by side, its mean ply, and errors.svg, the share of games still
+    /// drawn by exact value after each ply. A rerun grades only rungs whose
+    /// games changed.
+    #[arg(long)]
+    grade: bool,
+    /// Grading search budget per position, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 100, requires = "grade", value_parser = clap::value_parser!(u64).range(1..))]
+    grade_movetime: u64,
     /// The rule set (overrides the config's `rules`; default brainking).
     #[command(flatten)]
     job: crate::JobArgs,
@@ -91,6 +104,9 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
     })?;
     bar.finish_and_clear();
     top.finish_and_clear();
+    if args.grade {
+        grade_runs(&config, &out, &runs, args.grade_movetime, args.job.quiet)?;
+    }
     let mut summary = pool.install(|| StudySummary::from_runs(&out, &runs, config.rules))?;
     if let Some(dir) = &proofs {
         summary.set_proofs(dir);
@@ -119,6 +135,47 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
             g.rates.white_score.ci95[0],
             g.rates.white_score.ci95[1]
         );
+    }
+    Ok(())
+}
+
+/// `--grade`: each run from the start graded into its `grades.json`,
+/// unless that is newer than its games.
+fn grade_runs(
+    config: &StudyConfig,
+    out: &std::path::Path,
+    runs: &[alq_records::StudyRun],
+    movetime: u64,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    let rules = config.rules;
+    let tb = match config.tablebase.trim() {
+        "" => None,
+        dir => Some(crate::players::open_tablebase(std::path::Path::new(dir), Some(rules))?),
+    };
+    let grading = crate::accuracy::GradeOracleArgs {
+        store: None,
+        read_store: Vec::new(),
+        grade_hash: 1024,
+        grade_eval: "hce".to_string(),
+        no_shipped: false,
+    };
+    let budget = grading.budget(Some(movetime), None);
+    let oracle = grading.open(rules, tb.as_ref(), budget)?;
+    let modified = |p: &std::path::Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    for run in runs.iter().filter(|r| r.first_move.is_none()) {
+        let games = run.games_file(out);
+        let grades = games.with_file_name(alq_report::GRADES_FILE);
+        if matches!((modified(&grades), modified(&games)), (Some(g), Some(m)) if g >= m) {
+            continue;
+        }
+        eprintln!("grading {} against perfect play", run.player);
+        let (replayed, _) = alq_records::read_all(std::slice::from_ref(&games), false)?;
+        let records: Vec<_> = replayed.into_iter().map(|g| g.record).collect();
+        let (report, graded) = crate::accuracy::grade_records(&oracle, &records, budget, quiet)?;
+        let json = crate::accuracy::grades_json(&report, &graded)?;
+        alq_records::write_atomic(&grades, (json.to_string() + "\n").as_bytes())
+            .with_context(|| format!("cannot write {}", grades.display()))?;
     }
     Ok(())
 }

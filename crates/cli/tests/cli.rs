@@ -394,6 +394,46 @@ fn network_evaluators_are_used_and_bad_files_refused() {
 }
 
 #[test]
+fn study_grade_shows_where_each_rungs_games_were_lost() {
+    let dir = fresh_dir("study-grade");
+    let config = dir.join("study.toml");
+    std::fs::write(&config, "[[rung]]\nplayer = \"random\"\ngames = 12\n[[rung]]\nplayer = \"greedy\"\ngames = 8\n")
+        .unwrap();
+    let out = dir.join("run");
+    let args = ["study", "--config", config.to_str().unwrap(), "--out", out.to_str().unwrap(), "--quiet"];
+    let run = alq(&[&args[..], &["--grade", "--grade-movetime", "20"]].concat());
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let study: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("study.json")).unwrap()).unwrap();
+    for (rung, games) in study["rungs"].as_array().unwrap().iter().zip([12, 8]) {
+        let e = &rung["errors"];
+        let n = |k: &str| e[k].as_u64().unwrap();
+        assert_eq!(n("games"), games, "{e}");
+        assert_eq!(n("white_errs_first") + n("black_errs_first") + n("games_without_error"), games, "{e}");
+        // Random and greedy throw the start's draw away within the shipped
+        // atlas's plies, where every value is known.
+        assert!(n("white_errs_first") + n("black_errs_first") > 0, "{e}");
+        let drawn = e["drawn_after"].as_array().unwrap();
+        assert_eq!(drawn[0], serde_json::json!([games, games, games]), "the start is a known draw");
+    }
+    let grades = out.join("rung-01-random/grades.json");
+    assert!(grades.exists() && out.join("errors.svg").exists());
+    let html = std::fs::read_to_string(out.join("study.html")).unwrap();
+    assert!(html.contains("Where games are lost") && html.contains("errors.svg"), "the page shows them");
+    assert!(std::fs::read_to_string(out.join("study.md")).unwrap().contains("## Where games are lost"));
+    // A rerun grades only what changed: nothing here.
+    let before = std::fs::metadata(&grades).unwrap().modified().unwrap();
+    let again = alq(&[&args[..], &["--resume", "--grade"]].concat());
+    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stderr));
+    assert_eq!(std::fs::metadata(&grades).unwrap().modified().unwrap(), before);
+    // A damaged grades file is refused by name.
+    std::fs::write(&grades, "{").unwrap();
+    let bad = alq(&[&args[..], &["--resume"]].concat());
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("grades.json"), "{}", String::from_utf8_lossy(&bad.stderr));
+}
+
+#[test]
 fn study_plays_its_ladder_and_the_report_shows_the_curve() {
     let dir = fresh_dir("study");
     let config = dir.join("study.toml");

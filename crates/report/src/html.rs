@@ -163,8 +163,43 @@ fn inline_svg(svg: &str) -> &str {
     }
 }
 
+/// Where each graded rung's games were lost, as a page section (empty when
+/// no rung was graded).
+pub fn errors_section(study: &StudySummary, drawn_svg: Option<&str>) -> String {
+    let Some(svg) = drawn_svg else { return String::new() };
+    let mut h = String::from(
+        "<h2>Where games are lost</h2><p>Every move of the rung's games from the start graded against perfect play (<code>alq study --grade</code>): the first move that threw the exact value away, by side, and the games still drawn by exact value after each ply. A move the oracle could not settle within the budget is unknown, never guessed: games with an unknown move before their first error found may have erred earlier.</p><table><tr><th>rung</th><th class=\"wrap\">player</th><th>games</th><th>White errs first</th> <th>Black errs first</th><th>no error found</th><th>unknown before the first error</th> <th>mean ply of the first error</th><th>results W / D / B</th></tr>",
+    );
+    for r in &study.rungs {
+        let Some(e) = &r.errors else { continue };
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {} / {}</td></tr>",
+            r.rung + 1,
+            esc_name(&r.player),
+            e.games,
+            e.white_errs_first,
+            e.black_errs_first,
+            e.games_without_error,
+            e.games_with_unknown_first,
+            e.mean_first_error_ply.map_or("–".to_string(), |p| format!("{p:.1}")),
+            r.results.white_wins,
+            r.results.draws,
+            r.results.black_wins
+        );
+    }
+    let b = &study.brainking;
+    let _ = write!(
+        h,
+        "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td><td>{}</td><td>–</td><td>–</td><td>–</td><td>–</td><td>–</td><td>{} / {} / {}</td></tr></table>",
+        b.games, b.white_wins, b.draws, b.black_wins
+    );
+    let _ = write!(h, "<figure id=\"errors.svg\">{}</figure>", inline_svg(svg));
+    h
+}
+
 /// `study.html`: the study on its own page.
-pub fn study_page(study: &StudySummary, svg: &str) -> String {
+pub fn study_page(study: &StudySummary, svg: &str, drawn_svg: Option<&str>) -> String {
     let mut h = String::new();
     let _ = write!(
         h,
@@ -174,6 +209,7 @@ pub fn study_page(study: &StudySummary, svg: &str) -> String {
         study.rules_text().replace('`', "")
     );
     h += &study_section(study, svg);
+    h += &errors_section(study, drawn_svg);
     h += "<h2>First moves by rung</h2><table><tr><th>rung</th><th>first move</th><th>share of games</th>\
           <th>White's score, 95 % interval</th><th>with the move fixed: games</th><th>White's score, 95 % interval</th></tr>";
     for r in &study.rungs {
@@ -243,6 +279,8 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
         h += "<h2>White's advantage by playing strength</h2>";
         let svg = plots.iter().find(|(n, _)| *n == "strength.svg").map_or("", |(_, s)| s.as_str());
         h += &study_section(study, svg);
+        let drawn = plots.iter().find(|(n, _)| *n == "errors.svg").map(|(_, s)| s.as_str());
+        h += &errors_section(study, drawn);
     }
     let fs = &report.from_start;
     let _ = write!(
@@ -583,5 +621,27 @@ pub fn study_markdown(study: &StudySummary) -> String {
         study.proven_lines_text(),
         study.brainking_source
     );
+    if study.rungs.iter().any(|r| r.errors.is_some()) {
+        m += "\n## Where games are lost\n\nEvery move of each rung's games from the start graded against perfect play \
+              (`alq study --grade`); unknown moves are never guessed, so a game with one before its first error \
+              found may have erred earlier. The share still drawn after each ply is in `errors.svg`.\n\n\
+              | rung | player | games | White errs first | Black errs first | no error found | unknown before the first error | mean ply of the first error |\n\
+              |---|---|---|---|---|---|---|---|\n";
+        for r in &study.rungs {
+            let Some(e) = &r.errors else { continue };
+            let _ = writeln!(
+                m,
+                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                r.rung + 1,
+                r.player,
+                e.games,
+                e.white_errs_first,
+                e.black_errs_first,
+                e.games_without_error,
+                e.games_with_unknown_first,
+                e.mean_first_error_ply.map_or("–".to_string(), |p| format!("{p:.1}"))
+            );
+        }
+    }
     m
 }

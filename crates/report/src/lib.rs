@@ -45,7 +45,7 @@ pub use alq_stats::{
 };
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
 pub use exact::{exact_from_book, exact_from_tables};
-pub use study::{ProvenLine, StudyRung, StudySummary};
+pub use study::{ProvenLine, RungErrors, StudyRung, StudySummary, GRADES_FILE};
 
 /// BrainKing's human Alquerque games, the reference the engine is set beside.
 pub const BRAINKING_GAMES: u64 = 8_426;

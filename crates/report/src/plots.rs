@@ -226,16 +226,88 @@ pub fn strength(study: &crate::StudySummary) -> Result<String, PlotError> {
                 }))
                 .map_err(text_err)?;
         }
-        // The legend: three columns, row by row, in the band below.
-        let column = (WIDTH as i32 - 80) / 3;
-        for (i, (name, color, width)) in legend.iter().enumerate() {
-            let (x, y) = (40 + column * (i % 3) as i32, 14 + 18 * (i / 3) as i32);
-            lower.draw(&PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(*width))).map_err(text_err)?;
-            lower.draw(&Text::new(name.clone(), (x + 28, y - 6), ("sans-serif", 12))).map_err(text_err)?;
-        }
+        draw_legend(&lower, &legend)?;
         root.present().map_err(text_err)?;
     }
     Ok(svg)
+}
+
+/// A legend in three columns, row by row, in the band `area` below a chart
+/// (names cut to fit a column).
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    legend: &[(String, RGBAColor, u32)],
+) -> Result<(), PlotError> {
+    let column = (WIDTH as i32 - 80) / 3;
+    for (i, (name, color, width)) in legend.iter().enumerate() {
+        let (x, y) = (40 + column * (i % 3) as i32, 14 + 18 * (i / 3) as i32);
+        area.draw(&PathElement::new(vec![(x, y), (x + 22, y)], color.stroke_width(*width))).map_err(text_err)?;
+        let short: String = name.chars().take(34).collect();
+        area.draw(&Text::new(short, (x + 28, y - 6), ("sans-serif", 12))).map_err(text_err)?;
+    }
+    Ok(())
+}
+
+/// The share of each graded rung's games still going after ply k and known
+/// drawn by exact value there (over all its graded games: a game that
+/// ended leaves the share; an unknown value counts as not known drawn),
+/// one line per rung, with BrainKing's humans' share of drawn games as a
+/// reference; none when no rung was graded.
+pub fn drawn_after(study: &crate::StudySummary) -> Result<Option<String>, PlotError> {
+    let graded: Vec<(&crate::StudyRung, &crate::RungErrors)> =
+        study.rungs.iter().filter_map(|r| r.errors.as_ref().map(|e| (r, e))).collect();
+    if graded.is_empty() {
+        return Ok(None);
+    }
+    const LAST_PLY: usize = 80;
+    let legend_rows = graded.len().div_ceil(3) + 1;
+    let legend_height = 24 + 18 * legend_rows as u32;
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + legend_height)).into_drawing_area();
+        root.fill(&WHITE).map_err(text_err)?;
+        let (upper, lower) = root.split_vertically(HEIGHT);
+        let mut chart = ChartBuilder::on(&upper)
+            .caption("Games still drawn by exact value after ply k (graded against perfect play)", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..LAST_PLY as f64, 0f64..1.0001f64)
+            .map_err(text_err)?;
+        chart
+            .configure_mesh()
+            .y_labels(6)
+            .y_label_formatter(&|y| format!("{y:.1}"))
+            .max_light_lines(1)
+            .light_line_style(BLACK.mix(0.04))
+            .bold_line_style(BLACK.mix(0.12))
+            .x_desc("ply")
+            .y_desc("share of the rung's games known drawn")
+            .draw()
+            .map_err(text_err)?;
+        let mut legend: Vec<(String, RGBAColor, u32)> = Vec::new();
+        let humans = study.brainking.rates.draw.rate;
+        chart
+            .draw_series(LineSeries::new(vec![(0.0, humans), (LAST_PLY as f64, humans)], RED.mix(0.6).stroke_width(1)))
+            .map_err(text_err)?;
+        legend.push(("BrainKing humans: games drawn at the end".to_string(), RED.mix(0.6), 1));
+        for (i, (rung, errors)) in graded.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let width = if rung.family == "nn" { 2 } else { 1 };
+            let pts: Vec<(f64, f64)> = errors
+                .drawn_after
+                .iter()
+                .take(LAST_PLY + 1)
+                .enumerate()
+                .map(|(k, [drawn, _, _])| (k as f64, *drawn as f64 / errors.games.max(1) as f64))
+                .collect();
+            chart.draw_series(LineSeries::new(pts, color.stroke_width(width))).map_err(text_err)?;
+            legend.push((rung.player.clone(), color, width));
+        }
+        draw_legend(&lower, &legend)?;
+        root.present().map_err(text_err)?;
+    }
+    Ok(Some(svg))
 }
 
 /// One anchor's curves: (generation, value, 95 % interval) per point, for
@@ -389,6 +461,9 @@ pub fn report_plots(report: &Report) -> Result<Vec<(&'static str, String)>, Repo
         vec![("white_score_by_pairing.svg", by_pairing), ("first_moves.svg", by_move), ("game_length.svg", lengths)];
     if let Some(study) = &report.study {
         out.push(("strength.svg", strength(study).map_err(ReportError::Plot)?));
+        if let Some(svg) = drawn_after(study).map_err(ReportError::Plot)? {
+            out.push(("errors.svg", svg));
+        }
     }
     Ok(out)
 }

@@ -31,6 +31,29 @@ pub struct FirstMoveRow {
     pub tables: Option<TableSummary>,
 }
 
+/// Where a rung's games were lost: each game's first move that threw
+/// value away (`alq accuracy`'s grades, read from the run's `grades.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RungErrors {
+    /// Games graded.
+    pub games: u64,
+    /// Games whose first value-losing move found was White's, and Black's.
+    pub white_errs_first: u64,
+    pub black_errs_first: u64,
+    /// Games in which no value-losing move was found.
+    pub games_without_error: u64,
+    /// Games with a move of unknown effect before the first error found (or
+    /// without one): their first error may lie earlier, or be missed.
+    pub games_with_unknown_first: u64,
+    pub mean_first_error_ply: Option<f64>,
+    /// After ply k: games still going and known drawn, still going with a
+    /// known value, still going.
+    pub drawn_after: Vec<[u64; 3]>,
+}
+
+/// The grades file of a study run, beside its games.
+pub const GRADES_FILE: &str = "grades.json";
+
 /// One rung of the ladder.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StudyRung {
@@ -58,6 +81,11 @@ pub struct StudyRung {
     pub best_first_move: Option<String>,
     /// How `best_first_move` was chosen.
     pub best_first_move_basis: String,
+    /// Where its games from the start were lost, graded against perfect
+    /// play (`alq study --grade`: the run's `grades.json`); none when not
+    /// graded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errors: Option<RungErrors>,
     /// Games from the start that reached the endgame tables (studies played
     /// with tables): entered won, drawn or lost for White, how they ended,
     /// and White's score with perfect endgames.
@@ -123,6 +151,19 @@ fn read_section(file: &Path, rules: alq_engine::RuleSet) -> Result<Section, Reco
 }
 
 /// The number of different move sequences in a games file.
+/// A run's grades, when it has them; a damaged file is an error naming it.
+fn read_errors(file: &Path) -> Result<Option<RungErrors>, RecordError> {
+    if !file.exists() {
+        return Ok(None);
+    }
+    let text = std::fs::read_to_string(file).map_err(|error| RecordError::Io { file: file.to_path_buf(), error })?;
+    serde_json::from_str(&text).map(Some).map_err(|e| RecordError::Bad {
+        file: file.to_path_buf(),
+        line: e.line() as u64,
+        problem: e.to_string(),
+    })
+}
+
 fn distinct_games(file: &Path) -> Result<u64, RecordError> {
     let mut seen = std::collections::HashSet::new();
     let mut reader = alq_records::RecordReader::open(file)?;
@@ -165,6 +206,7 @@ impl StudySummary {
                 best_first_move: None,
                 best_first_move_basis: String::new(),
                 tables: None,
+                errors: None,
             });
             match &input.first_move {
                 None => {
@@ -173,6 +215,7 @@ impl StudySummary {
                     rung.terminations = section.terminations.clone();
                     rung.first_moves = first_move_rows(&section);
                     rung.tables = section.table_entries().as_ref().map(TableSummary::of);
+                    rung.errors = read_errors(&file.with_file_name(GRADES_FILE))?;
                 }
                 Some(mv) => rung.from_first_move.push(FirstMoveRow {
                     first_move: mv.clone(),

@@ -36,14 +36,19 @@ impl Report {
 
 impl StudySummary {
     /// Writes `study.json`, `study.csv`, `study.svg`, `study.html` and
-    /// `study.md` into `dir`, each atomically.
+    /// `study.md` into `dir`, each atomically, and `errors.svg` when rungs
+    /// were graded.
     pub fn write(&self, dir: &Path) -> Result<(), ReportError> {
         let put = |name: &str, text: &str| put(dir, name, text);
         put("study.json", &(serde_json::to_string_pretty(self).expect("the study serialises") + "\n"))?;
         put("study.csv", &self.to_csv())?;
         let svg = crate::plots::strength(self).map_err(ReportError::Plot)?;
         put("study.svg", &svg)?;
-        put("study.html", &html::study_page(self, &svg))?;
+        let drawn = crate::plots::drawn_after(self).map_err(ReportError::Plot)?;
+        if let Some(svg) = &drawn {
+            put("errors.svg", svg)?;
+        }
+        put("study.html", &html::study_page(self, &svg, drawn.as_deref()))?;
         put("study.md", &html::study_markdown(self))?;
         Ok(())
     }
