@@ -248,11 +248,11 @@ fn draw_legend<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The share of each graded rung's games still going after ply k and known
-/// drawn by exact value there (over all its graded games: a game that
-/// ended leaves the share; an unknown value counts as not known drawn),
-/// one line per rung, with BrainKing's humans' share of drawn games as a
-/// reference; none when no rung was graded.
+/// The share of each graded rung's games still drawn by exact value after
+/// ply k, among its games still going whose value there is known (never
+/// guessed: the line has a gap where fewer than a quarter of them, or
+/// fewer than 5, are known), one line per rung, with BrainKing's humans'
+/// share of drawn games as a reference; none when no rung was graded.
 pub fn drawn_after(study: &crate::StudySummary) -> Result<Option<String>, PlotError> {
     let graded: Vec<(&crate::StudyRung, &crate::RungErrors)> =
         study.rungs.iter().filter_map(|r| r.errors.as_ref().map(|e| (r, e))).collect();
@@ -282,7 +282,7 @@ pub fn drawn_after(study: &crate::StudySummary) -> Result<Option<String>, PlotEr
             .light_line_style(BLACK.mix(0.04))
             .bold_line_style(BLACK.mix(0.12))
             .x_desc("ply")
-            .y_desc("share of the rung's games known drawn")
+            .y_desc("drawn, of the games whose value is known")
             .draw()
             .map_err(text_err)?;
         let mut legend: Vec<(String, RGBAColor, u32)> = Vec::new();
@@ -290,18 +290,25 @@ pub fn drawn_after(study: &crate::StudySummary) -> Result<Option<String>, PlotEr
         chart
             .draw_series(LineSeries::new(vec![(0.0, humans), (LAST_PLY as f64, humans)], RED.mix(0.6).stroke_width(1)))
             .map_err(text_err)?;
-        legend.push(("BrainKing humans: games drawn at the end".to_string(), RED.mix(0.6), 1));
+        legend.push(("BrainKing humans: drawn games".to_string(), RED.mix(0.6), 1));
         for (i, (rung, errors)) in graded.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             let width = if rung.family == "nn" { 2 } else { 1 };
-            let pts: Vec<(f64, f64)> = errors
-                .drawn_after
-                .iter()
-                .take(LAST_PLY + 1)
-                .enumerate()
-                .map(|(k, [drawn, _, _])| (k as f64, *drawn as f64 / errors.games.max(1) as f64))
-                .collect();
-            chart.draw_series(LineSeries::new(pts, color.stroke_width(width))).map_err(text_err)?;
+            // Drawn among the games still going whose value is known, where
+            // enough are known (a gap where unknowns dominate).
+            let mut segment: Vec<(f64, f64)> = Vec::new();
+            let mut segments = Vec::new();
+            for (k, &[drawn, known, going]) in errors.drawn_after.iter().take(LAST_PLY + 1).enumerate() {
+                if known >= 5 && 4 * known >= going {
+                    segment.push((k as f64, drawn as f64 / known as f64));
+                } else if !segment.is_empty() {
+                    segments.push(std::mem::take(&mut segment));
+                }
+            }
+            segments.push(segment);
+            for pts in segments.into_iter().filter(|s| !s.is_empty()) {
+                chart.draw_series(LineSeries::new(pts, color.stroke_width(width))).map_err(text_err)?;
+            }
             legend.push((rung.player.clone(), color, width));
         }
         draw_legend(&lower, &legend)?;
