@@ -36,6 +36,31 @@ fn tables_agree_with_the_tablebase_on_every_position_up_to_six_pieces() {
     assert_eq!(n, 2 * placements);
 }
 
+#[test]
+fn classic_tables_agree_with_the_tablebase_on_every_position_up_to_six_pieces() {
+    let dir: PathBuf = fresh_dir("second-checker-tb6-classic");
+    let options = BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::Classic, kind: Kind::Wdl };
+    build(&dir, &options, &mut |_| {}).unwrap();
+    let tb = Tablebase::open(&dir).unwrap();
+    assert_eq!(tb.rules(), alq_engine::RuleSet::Classic);
+    let classes = alq_check::Tables::up_to(6);
+    let ours = alq_check::Tables::build_classes(alq_check::Rules::Classic, &classes, 2, false).unwrap();
+    let mut n = 0usize;
+    ours.for_each(&mut |key, v| {
+        let pos = Position::from_key(key).unwrap();
+        let theirs = match tb.probe_wdl(&pos).unwrap_or_else(|e| panic!("{pos}: {e}")).0 {
+            Wdl::Win => alq_check::Wdl::Win,
+            Wdl::Draw => alq_check::Wdl::Draw,
+            Wdl::Loss => alq_check::Wdl::Loss,
+        };
+        assert_eq!(v, theirs, "{pos}");
+        n += 1;
+    });
+    // Every placement of up to 6 pieces of two colours, both sides to move.
+    let placements: usize = (0..=6usize).map(|k| (0..k).fold(1, |c, i| c * (25 - i) / (i + 1)) << k).sum();
+    assert_eq!(n, 2 * placements);
+}
+
 /// Positions from random games, and random placements.
 fn sample(rng: &mut ChaCha8Rng) -> Vec<Position> {
     let mut out = Vec::new();

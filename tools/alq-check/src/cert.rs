@@ -16,7 +16,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
 use std::path::Path;
 
-use crate::{for_each_path, legal_moves, Pos, Tables, Wdl};
+use crate::{for_each_path, legal_moves_in, Pos, Rules, Tables, Wdl};
 
 /// Returns `Err(error)` unless `cond` holds.
 macro_rules! ensure {
@@ -71,6 +71,7 @@ pub struct Entry {
 /// A parsed certificate (not yet checked).
 #[derive(Clone, Debug)]
 pub struct Certificate {
+    pub rules: Rules,
     pub goal: String,
     /// The prover is Black.
     pub prover_black: bool,
@@ -124,9 +125,9 @@ impl Certificate {
             let value = l.strip_prefix(name).and_then(|r| r.strip_prefix(' '));
             value.map(|v| (v.to_string(), n)).ok_or_else(|| fault(n, format!("expected `{name} …`, found {l:?}")))
         };
-        let (rules, n) = field("rules")?;
-        ensure!(rules != "classic", fault(n, "rules classic are not supported by this checker (only brainking)"));
-        ensure!(rules == "brainking", fault(n, format!("unknown rules {rules:?}")));
+        let (name, n) = field("rules")?;
+        let rules = [Rules::BrainKing, Rules::Classic].into_iter().find(|r| r.name() == name);
+        let rules = rules.ok_or_else(|| fault(n, format!("unknown rules {name:?}")))?;
         let (goal, n) = field("goal")?;
         let goals = ["white-wins", "white-draws", "black-wins", "black-draws"];
         ensure!(goals.contains(&goal.as_str()), fault(n, format!("unknown goal {goal:?}")));
@@ -159,7 +160,7 @@ impl Certificate {
         }
         ensure!(by_key.contains_key(&root.key()), fault(4, format!("the root {} has no entry", root.text())));
         let (prover_black, win) = (goal.starts_with("black"), goal.ends_with("wins"));
-        Ok(Certificate { goal, prover_black, win, root, tables, entries, by_key })
+        Ok(Certificate { rules, goal, prover_black, win, root, tables, entries, by_key })
     }
 
     /// The classes (White count, Black count) of the table leaves within `tables K`.
@@ -175,8 +176,11 @@ impl Certificate {
         Ok(())
     }
 
-    /// Checks every entry; `tables` must hold the classes of [`Certificate::table_classes`].
+    /// Checks every entry; `tables` must be of the certificate's rules and hold the classes of
+    /// [`Certificate::table_classes`].
     pub fn check(&self, tables: &Tables) -> Result<Report, Fault> {
+        let (ours, theirs) = (self.rules.name(), tables.rules.name());
+        ensure!(ours == theirs, fault(2, format!("rules {ours}, but the tables given are for {theirs}")));
         for e in &self.entries {
             self.check_entry(e, tables).map_err(|p| fault(e.line, format!("{}: {p}", e.pos.text())))?;
         }
@@ -205,13 +209,13 @@ impl Certificate {
                 ensure!(prover_to_move, "a `move` entry, but the opponent is to move");
                 // Any legal path of a legal move is accepted.
                 let mut found = None;
-                for_each_path(&e.pos, &mut |m| found = found.or((m.text() == *text).then_some(*m)));
+                for_each_path(self.rules, &e.pos, &mut |m| found = found.or((m.text() == *text).then_some(*m)));
                 let m = found.ok_or_else(|| format!("{text} is not a legal move"))?;
                 follows(text, e.pos.play(&m))
             }
             Step::All => {
                 ensure!(!prover_to_move, "an `all` entry, but the prover is to move");
-                let moves = legal_moves(&e.pos);
+                let moves = legal_moves_in(self.rules, &e.pos);
                 ensure!(!moves.is_empty(), "an `all` entry without a legal move (an `end` leaf)");
                 moves.iter().try_for_each(|m| follows(&m.text(), e.pos.play(m)))
             }
@@ -227,7 +231,7 @@ impl Certificate {
                 Ok(())
             }
             Step::End => {
-                ensure!(legal_moves(&e.pos).is_empty(), "an `end` leaf with a legal move");
+                ensure!(legal_moves_in(self.rules, &e.pos).is_empty(), "an `end` leaf with a legal move");
                 ensure!(!prover_to_move, format!("the prover has no move here, which does not meet {}", self.goal));
                 Ok(())
             }

@@ -1,6 +1,7 @@
-//! A second, independent checker of Alquerque Lab's proof certificates, written from `docs/RULES.md` and the
-//! certificate format alone (it uses no crate of the workspace). This file: the board, positions, keys, texts and
-//! the move generator; [`tables`]: win/draw/loss tables by retrograde analysis; [`cert`]: the certificate checker.
+//! A second, independent checker of Alquerque Lab's proof certificates, written from `docs/RULES.md` (and, for
+//! the classic rules, the "Rule variants" table of `docs/rules-notes.md`) and the certificate format alone (it uses
+//! no crate of the workspace). This file: the board, positions, keys, texts and the move generator of both rule
+//! sets; [`tables`]: win/draw/loss tables by retrograde analysis; [`cert`]: the certificate checker.
 
 pub mod cert;
 pub mod tables;
@@ -38,10 +39,30 @@ pub(crate) fn step(p: usize, (df, dr): (i32, i32)) -> Option<usize> {
     (q < 25).then_some(q as usize)
 }
 
-/// A side's moving directions (forward, diagonally forward, sideways) and its last row (the far one).
-pub(crate) fn moving(black: bool) -> ([(i32, i32); 5], usize) {
-    let fw = if black { -1 } else { 1 };
-    ([(0, fw), (1, fw), (-1, fw), (1, 0), (-1, 0)], if black { 0 } else { 4 })
+/// A rule set. Classic differs from BrainKing only in: simple moves and first jumps go along any line, backward
+/// included; the last row is like any other; a capture may land on its own starting point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    BrainKing,
+    Classic,
+}
+
+impl Rules {
+    /// The name in a certificate's `rules` line.
+    pub fn name(self) -> &'static str {
+        ["brainking", "classic"][self as usize]
+    }
+}
+
+/// A side's directions for a simple move or a first jump, and its frozen last row (no simple move there, first
+/// jumps sideways only). BrainKing: forward, diagonally forward, sideways, and the far row; classic: every
+/// direction, and no frozen row (5 is no row).
+pub(crate) fn moving(rules: Rules, black: bool) -> (&'static [(i32, i32)], usize) {
+    match (rules, black) {
+        (Rules::BrainKing, false) => (&[(0, 1), (1, 1), (-1, 1), (1, 0), (-1, 0)], 4),
+        (Rules::BrainKing, true) => (&[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0)], 0),
+        (Rules::Classic, _) => (&DIRS, 5),
+    }
 }
 
 /// A position: White's and Black's points as bit sets, and the side to move.
@@ -134,28 +155,29 @@ impl Move {
 
 /// Calls `f` with every legal move of `pos`, once per jump *path* (two paths of one capture both come). Captures
 /// are mandatory: simple moves come only when no capture exists.
-pub fn for_each_path(pos: &Pos, f: &mut dyn FnMut(&Move)) {
+pub fn for_each_path(rules: Rules, pos: &Pos, f: &mut dyn FnMut(&Move)) {
     let (us, them) = pos.us_them();
-    let (dirs, last_row) = moving(pos.black_to_move);
+    let (dirs, last_row) = moving(rules, pos.black_to_move);
     let empty = ALL_POINTS & !(us | them);
     let mut any_capture = false;
     for from in bits(us) {
-        // First jump: along a moving direction (only sideways from the last row), over an opponent piece to the
-        // empty point beyond it. Later jumps may not land on our other pieces nor on the origin.
-        for d in dirs.into_iter().filter(|d| from / 5 != last_row || d.1 == 0) {
+        // First jump: along a moving direction (only sideways from a frozen last row), over an opponent piece to the
+        // empty point beyond it. Later jumps may not land on our other pieces, nor (BrainKing) on the origin.
+        let blocked = if rules == Rules::Classic { us & !(1 << from) } else { us };
+        for &d in dirs.iter().filter(|d| from / 5 != last_row || d.1 == 0) {
             let Some(mid) = step(from, d).filter(|&q| them >> q & 1 == 1) else { continue };
             let Some(land) = step(mid, d).filter(|&q| empty >> q & 1 == 1) else { continue };
             any_capture = true;
             let mut m = Move { from: from as u8, to: 0, captured: 1 << mid, path: [land as u8; 16], len: 1 };
-            continue_jumps(land, them & !(1 << mid), us | 1 << from, &mut m, f);
+            continue_jumps(land, them & !(1 << mid), blocked, &mut m, f);
         }
     }
     if any_capture {
         return;
     }
-    // Simple moves: one step along a moving direction to an empty point, never from the last row.
+    // Simple moves: one step along a moving direction to an empty point, never from a frozen last row.
     for from in bits(us).filter(|&p| p / 5 != last_row) {
-        for to in dirs.into_iter().filter_map(|d| step(from, d)).filter(|&to| empty >> to & 1 == 1) {
+        for to in dirs.iter().filter_map(|&d| step(from, d)).filter(|&to| empty >> to & 1 == 1) {
             f(&Move { from: from as u8, to: to as u8, captured: 0, path: [to as u8; 16], len: 1 });
         }
     }
@@ -182,11 +204,16 @@ fn continue_jumps(at: usize, them: u32, blocked: u32, m: &mut Move, f: &mut dyn 
     }
 }
 
+/// BrainKing's [`legal_moves_in`] (as the workspace's tests call it).
+pub fn legal_moves(pos: &Pos) -> Vec<Move> {
+    legal_moves_in(Rules::BrainKing, pos)
+}
+
 /// The legal moves, one per (origin, end, captured set), each with its canonical path (the lexicographically
 /// smallest sequence of landing points).
-pub fn legal_moves(pos: &Pos) -> Vec<Move> {
+pub fn legal_moves_in(rules: Rules, pos: &Pos) -> Vec<Move> {
     let mut out: Vec<Move> = Vec::new();
-    for_each_path(pos, &mut |m| {
+    for_each_path(rules, pos, &mut |m| {
         let same = out.iter_mut().find(|o| (o.from, o.to, o.captured) == (m.from, m.to, m.captured));
         match same {
             Some(o) if m.landings() < o.landings() => *o = *m,
@@ -197,7 +224,7 @@ pub fn legal_moves(pos: &Pos) -> Vec<Move> {
     out
 }
 
-/// The legal moves of a key's position as texts, sorted (none for a bad key).
+/// BrainKing's legal moves of a key's position as texts, sorted (none for a bad key).
 pub fn legal_move_texts(key: u64) -> Vec<String> {
     let mut v: Vec<String> = Pos::from_key(key).map_or(vec![], |p| legal_moves(&p).iter().map(Move::text).collect());
     v.sort();

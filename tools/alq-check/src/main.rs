@@ -1,14 +1,15 @@
 //! `alq-check [--threads T] [--build-tables K] CERT...`: checks proof
-//! certificates (plain or gzip-compressed) with its own move generator and
-//! tables. Exit 0 when every certificate holds, 2 on the first fault of any
-//! (or bad arguments, or an unreadable file).
+//! certificates (plain or gzip-compressed; BrainKing or classic rules) with its
+//! own move generator and tables (`--build-tables`: BrainKing's). Exit 0 when
+//! every certificate holds, 2 on the first fault of any (or bad arguments, or
+//! an unreadable file).
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use alq_check::cert::read_file;
 use alq_check::tables::class_size;
-use alq_check::{Certificate, Report, Tables};
+use alq_check::{Certificate, Report, Rules, Tables};
 
 const USAGE: &str = "usage: alq-check [--threads T] [--build-tables K] CERT...";
 
@@ -52,28 +53,39 @@ fn run() -> Result<bool, String> {
         }
     }
     let mut ok = certs.len() == files.len();
-    let mut classes: Vec<(usize, usize)> = certs.iter().flat_map(|(_, c)| c.table_classes()).collect();
-    classes.extend(build_k.map_or(vec![], Tables::up_to));
-    let plan = Tables::plan(&classes);
-    let planned: usize = plan.iter().map(|&(w, b)| 2 * class_size(w, b)).sum();
-    eprintln!("tables: {} classes, {planned} positions, one byte each", plan.len());
-    let start = Instant::now();
-    let tables = Tables::build_classes(&classes, threads, true)?;
-    eprintln!("tables: built in {:.2}s on {threads} threads", start.elapsed().as_secs_f64());
-    if let Some(k) = build_k {
-        println!("built tables of up to {k} pieces: {planned} positions");
-    }
-    for (f, cert) in &certs {
+    // One table set per rule set (BrainKing's always, as before; classic's when a certificate needs it), each
+    // built once for all its certificates and dropped before the next.
+    for rules in [Rules::BrainKing, Rules::Classic] {
+        let certs: Vec<_> = certs.iter().filter(|(_, c)| c.rules == rules).collect();
+        if rules == Rules::Classic && certs.is_empty() {
+            continue;
+        }
+        let label = if rules == Rules::Classic { "classic tables" } else { "tables" };
+        let mut classes: Vec<(usize, usize)> = certs.iter().flat_map(|(_, c)| c.table_classes()).collect();
+        if rules == Rules::BrainKing {
+            classes.extend(build_k.map_or(vec![], Tables::up_to));
+        }
+        let plan = Tables::plan(&classes);
+        let planned: usize = plan.iter().map(|&(w, b)| 2 * class_size(w, b)).sum();
+        eprintln!("{label}: {} classes, {planned} positions, one byte each", plan.len());
         let start = Instant::now();
-        match cert.check(&tables) {
-            Ok(Report { goal, entries, table_leaves, end_leaves }) => {
-                let (root, secs) = (cert.root.text(), start.elapsed().as_secs_f64());
-                println!("proven {goal}");
-                println!("{f}: from {root}: {entries} entries, {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
-            }
-            Err(e) => {
-                eprintln!("{f}: does not hold: {e}");
-                ok = false;
+        let tables = Tables::build_classes(rules, &classes, threads, true)?;
+        eprintln!("{label}: built in {:.2}s on {threads} threads", start.elapsed().as_secs_f64());
+        if let (Some(k), Rules::BrainKing) = (build_k, rules) {
+            println!("built tables of up to {k} pieces: {planned} positions");
+        }
+        for (f, cert) in certs {
+            let start = Instant::now();
+            match cert.check(&tables) {
+                Ok(Report { goal, entries, table_leaves, end_leaves }) => {
+                    let (root, secs) = (cert.root.text(), start.elapsed().as_secs_f64());
+                    println!("proven {goal}");
+                    println!("{f}: from {root}: {entries} entries, {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
+                }
+                Err(e) => {
+                    eprintln!("{f}: does not hold: {e}");
+                    ok = false;
+                }
             }
         }
     }

@@ -12,6 +12,9 @@
 //!    their count, and 0 makes a loss;
 //! 3. when nothing new is decided, every still-counting position is a draw.
 //!
+//! Simple moves may cycle (sideways under both rule sets, backward too in classic). That needs nothing special: a
+//! position is decided only from successors decided before it, and positions never decided are draws.
+//!
 //! Threads share the bytes as `AtomicU8`, updated by compare-and-swap: each decision is taken once, from facts
 //! that never change afterwards.
 
@@ -19,7 +22,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::{bits, for_each_path, moving, step, Pos, ALL_POINTS};
+use crate::{bits, for_each_path, moving, step, Pos, Rules, ALL_POINTS};
 
 /// A value for the side to move, best first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -40,7 +43,7 @@ impl Wdl {
     }
 }
 
-// Byte states. 1..=COUNTED: undecided, with that many simple moves (at most 12 × 5) left to refute.
+// Byte states. 1..=COUNTED: undecided, with that many simple moves (at most 12 × 8) left to refute.
 const COUNTED: u8 = 249;
 const WIN_NEW: u8 = 250; // decided, predecessors not yet told
 const LOSS_NEW: u8 = 251;
@@ -117,16 +120,16 @@ fn position(w: usize, b: usize, i: usize) -> Pos {
     Pos { white, black, black_to_move }
 }
 
-/// Win/draw/loss tables of some classes.
-#[derive(Default)]
+/// Win/draw/loss tables of some classes, under one rule set.
 pub struct Tables {
+    pub(crate) rules: Rules,
     classes: HashMap<(usize, usize), Vec<AtomicU8>>,
 }
 
 impl Tables {
-    /// Tables of every class with at most `k` pieces.
+    /// BrainKing tables of every class with at most `k` pieces.
     pub fn build(k: usize, threads: usize, progress: bool) -> Result<Tables, String> {
-        Tables::build_classes(&Tables::up_to(k), threads, progress)
+        Tables::build_classes(Rules::BrainKing, &Tables::up_to(k), threads, progress)
     }
 
     /// The classes of at most `k` pieces.
@@ -136,8 +139,13 @@ impl Tables {
     }
 
     /// Tables of the given classes and every class they lead to (fewer of either).
-    pub fn build_classes(wanted: &[(usize, usize)], threads: usize, progress: bool) -> Result<Tables, String> {
-        let mut tables = Tables::default();
+    pub fn build_classes(
+        rules: Rules,
+        wanted: &[(usize, usize)],
+        threads: usize,
+        progress: bool,
+    ) -> Result<Tables, String> {
+        let mut tables = Tables { rules, classes: HashMap::new() };
         for (w, b) in Tables::plan(wanted) {
             tables.build_class(w, b, threads.max(1), progress)?;
         }
@@ -179,7 +187,7 @@ impl Tables {
             let pos = position(w, b, i);
             // The best capture, if any (its successor is in a finished class), and the simple moves.
             let (mut best, mut simple) = (None, 0u8);
-            for_each_path(&pos, &mut |m| {
+            for_each_path(self.rules, &pos, &mut |m| {
                 if m.captured == 0 {
                     simple += 1;
                 } else {
@@ -204,7 +212,7 @@ impl Tables {
                 }
                 changed.store(true, Relaxed);
                 this[i].store(if state == WIN_NEW { WIN } else { LOSS }, Relaxed);
-                for_each_predecessor(&position(w, b, i), &mut |q| {
+                for_each_predecessor(self.rules, &position(w, b, i), &mut |q| {
                     let _ = this[index(&q)].fetch_update(Relaxed, Relaxed, |c| match c {
                         _ if c > COUNTED => None,                // decided already
                         _ if state == LOSS_NEW => Some(WIN_NEW), // a move to a loss: won
@@ -232,15 +240,16 @@ impl Tables {
 }
 
 /// The positions from which the side not to move in `pos` reached it by a simple move: one of its pieces at `q`
-/// came one step back along a moving direction from an empty point not on its last row. Whether that side had a
-/// capture there (and so could not move simply) is left to the caller: such positions are decided in step 1.
-fn for_each_predecessor(pos: &Pos, f: &mut dyn FnMut(Pos)) {
+/// came one step back along a moving direction from an empty point not on its frozen last row (classic: from any
+/// empty point next to `q` on a line). Whether that side had a capture there (and so could not move simply) is left
+/// to the caller: such positions are decided in step 1.
+fn for_each_predecessor(rules: Rules, pos: &Pos, f: &mut dyn FnMut(Pos)) {
     let mover_black = !pos.black_to_move;
     let ours = if mover_black { pos.black } else { pos.white };
     let empty = ALL_POINTS & !(pos.white | pos.black);
-    let (dirs, last_row) = moving(mover_black);
+    let (dirs, last_row) = moving(rules, mover_black);
     for q in bits(ours) {
-        let back = dirs.into_iter().filter_map(|(df, dr)| step(q, (-df, -dr)));
+        let back = dirs.iter().filter_map(|&(df, dr)| step(q, (-df, -dr)));
         for from in back.filter(|&p| p / 5 != last_row && empty >> p & 1 == 1) {
             let moved = ours & !(1 << q) | 1 << from;
             let (white, black) = if mover_black { (pos.white, moved) } else { (moved, pos.black) };

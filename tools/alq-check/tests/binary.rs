@@ -34,10 +34,16 @@ fn proven_certificates_exit_0_and_faults_exit_2() {
     let (code, out, err) = run(&[bad.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("line 8: ...../...../..W../...../..... b: the certificate says win"), "{err}");
-    // Unsupported rules, a missing file, bad arguments.
-    std::fs::write(&bad, good.replace("rules brainking", "rules classic")).unwrap();
+    // A classic certificate beside a BrainKing one: each checked with tables of its own rules.
+    let classic = dir.join("classic.cert");
+    std::fs::write(&classic, good.replace("rules brainking", "rules classic")).unwrap();
+    let (code, out, err) = run(&[file.to_str().unwrap(), classic.to_str().unwrap()]);
+    assert_eq!((code, out.matches("proven white-wins\n").count()), (0, 2), "{out}{err}");
+    assert!(err.starts_with("tables: 2 classes") && err.contains("\nclassic tables: 2 classes"), "{err}");
+    // Unknown rules, a missing file, bad arguments.
+    std::fs::write(&bad, good.replace("rules brainking", "rules other")).unwrap();
     let (code, _, err) = run(&[bad.to_str().unwrap()]);
-    assert!(code == 2 && err.contains("not supported"), "{err}");
+    assert!(code == 2 && err.contains("line 2: unknown rules \"other\""), "{err}");
     assert_eq!(run(&[dir.join("none.cert").to_str().unwrap()]).0, 2);
     assert_eq!(run(&[]).0, 2);
     assert_eq!(run(&["--threads"]).0, 2);

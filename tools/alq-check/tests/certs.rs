@@ -5,7 +5,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io::Write;
 
 use alq_check::cert::read_file;
-use alq_check::{check_with, legal_moves, Certificate, Fault, Pos, Report, Tables, Wdl};
+use alq_check::{check_with, legal_moves_in, Certificate, Fault, Pos, Report, Rules, Tables, Wdl};
 
 mod common;
 use common::parse;
@@ -35,7 +35,7 @@ fn check(text: &str) -> Result<Report, Fault> {
     let cert = Certificate::parse(text)?;
     cert.within_reach()?;
     let classes: Vec<(usize, usize)> = cert.table_classes().into_iter().collect();
-    cert.check(&Tables::build_classes(&classes, 2, false).unwrap())
+    cert.check(&Tables::build_classes(cert.rules, &classes, 2, false).unwrap())
 }
 
 fn refused(text: &str, needle: &str) {
@@ -70,8 +70,8 @@ fn hand_made_certificates_pass_and_tampered_ones_fail() {
     // The root's text must be its key's position.
     let start = "BBBBB/BBBBB/BB.WW/WWWWW/WWWWW w";
     refused(&good.replace(root, start), "line 4: the root's text");
-    refused(&good.replace("rules brainking", "rules classic"), "line 2: rules classic are not supported");
-    refused(&good.replace("rules brainking", "rules other"), "unknown rules");
+    refused(&good.replace("rules brainking", "rules other"), "line 2: unknown rules \"other\"");
+    refused(&good.replace("rules brainking", "rules Classic"), "line 2: unknown rules");
     refused(&good.replace("goal white-wins", "goal white-win"), "line 3: unknown goal");
     // Entries: missing, duplicated, miscounted, truncated, damaged.
     let lines: Vec<&str> = good.lines().collect();
@@ -91,10 +91,40 @@ fn hand_made_certificates_pass_and_tampered_ones_fail() {
     refused(&no_root, "has no entry");
 }
 
+#[test]
+fn certificates_are_checked_under_their_own_rules() {
+    let classic = |text: &str| text.replace("rules brainking", "rules classic");
+    // d4 takes d3 backward: a classic move only.
+    let root = "...../...W./...B./...../..... w";
+    let after = "...../...../...../...W./..... b";
+    let backward = cert("white-wins", root, 0, &[entry(root, 1, "move d4xd2"), entry(after, 0, "end")]);
+    assert_eq!(check(&classic(&backward)).unwrap().goal, "white-wins");
+    refused(&backward, "d4xd2 is not a legal move");
+    // Black frozen on its last row has no move under BrainKing only.
+    let frozen = "W..../...../...../...../B.... b";
+    let end = cert("white-wins", frozen, 0, &[entry(frozen, 0, "end")]);
+    assert_eq!(check(&end).unwrap().end_leaves, 1);
+    refused(&classic(&end), "an `end` leaf with a legal move");
+    // Table leaves come from the tables of the certificate's rules: a lone White piece on its last row wins in
+    // classic, loses in BrainKing.
+    let lone = "W..../...../...../...../..... w";
+    let leaf = cert("white-wins", lone, 1, &[entry(lone, 0, "table win")]);
+    assert_eq!(check(&classic(&leaf)).unwrap().table_leaves, 1);
+    refused(&leaf, "the certificate says win, the tables loss");
+    // Tables of the other rules are refused.
+    let brainking_tables = Tables::build(1, 2, false).unwrap();
+    let classic_tables = Tables::build_classes(Rules::Classic, &Tables::up_to(1), 2, false).unwrap();
+    let err = check_with(&classic(&leaf), &brainking_tables).unwrap_err().to_string();
+    assert_eq!(err, "line 2: rules classic, but the tables given are for brainking");
+    let err = check_with(&leaf, &classic_tables).unwrap_err().to_string();
+    assert_eq!(err, "line 2: rules brainking, but the tables given are for classic");
+}
+
 /// A certificate of `goal` from `root` made with alq-check's own tables:
 /// table leaves of at most `leaf_k` pieces, ranks from the distance to the
 /// leaves for a win goal.
-fn generate(root: &Pos, prover_black: bool, win: bool, tables: &Tables, leaf_k: usize) -> String {
+fn generate(rules: Rules, root: &Pos, prover_black: bool, win: bool, tables: &Tables, leaf_k: usize) -> String {
+    let legal_moves = |p: &Pos| legal_moves_in(rules, p);
     let for_prover = |p: &Pos| {
         let v = tables.probe(p).unwrap();
         if p.black_to_move == prover_black {
@@ -164,22 +194,33 @@ fn generate(root: &Pos, prover_black: bool, win: bool, tables: &Tables, leaf_k: 
         lines.push(format!("{k:016x} {} {r} {step}", if p.black_to_move { 'b' } else { 'w' }));
     }
     let goal = format!("{}-{}", if prover_black { "black" } else { "white" }, if win { "wins" } else { "draws" });
-    let mut s =
-        format!("alquerque-certificate 1\nrules brainking\ngoal {goal}\nroot {:016x} {}\n", root.key(), root.text());
+    let (name, root_text) = (rules.name(), root.text());
+    let mut s = format!("alquerque-certificate 1\nrules {name}\ngoal {goal}\nroot {:016x} {root_text}\n", root.key());
     s += &format!("tables {leaf_k}\nentries {}\n{}\nend\n", lines.len(), lines.join("\n"));
     s
 }
 
 #[test]
 fn generated_certificates_pass_and_tampered_ones_fail() {
-    let tables = Tables::build(4, 2, false).unwrap();
+    generated(Rules::BrainKing, 15);
+}
+
+#[test]
+fn generated_classic_certificates_pass_and_tampered_ones_fail() {
+    // Fewer: a classic win certificate takes about a second to generate (pieces that step back reach more positions).
+    generated(Rules::Classic, 6);
+}
+
+/// At least `enough` win and `enough` draw certificates from random 4-piece positions, and tampered copies.
+fn generated(rules: Rules, enough: usize) {
+    let tables = Tables::build_classes(rules, &Tables::up_to(4), 2, false).unwrap();
     let mut state = 12345u64;
     let mut rnd = |n: u64| {
         state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (state >> 33) % n
     };
     let (mut wins, mut draws, mut tampered) = (0, 0, 0);
-    while wins < 15 || draws < 15 {
+    while wins < enough || draws < enough {
         // A random 4-piece position; the goals it meets for either side.
         let mut pos = Pos { white: 0, black: 0, black_to_move: rnd(2) == 1 };
         let nw = 1 + rnd(3);
@@ -200,7 +241,7 @@ fn generated_certificates_pass_and_tampered_ones_fail() {
                 if v == Wdl::Loss || (win && v == Wdl::Draw) || (!win && v == Wdl::Win) {
                     continue;
                 }
-                let text = generate(&pos, prover_black, win, &tables, 2);
+                let text = generate(rules, &pos, prover_black, win, &tables, 2);
                 let r = check_with(&text, &tables).unwrap_or_else(|e| panic!("{e}\n{text}"));
                 if win {
                     wins += 1
@@ -253,7 +294,7 @@ fn generated_certificates_pass_and_tampered_ones_fail() {
             }
         }
     }
-    assert!(tampered > 40, "{tampered}");
+    assert!(tampered > 4 * enough, "{tampered}");
 }
 
 #[test]

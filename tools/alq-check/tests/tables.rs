@@ -1,9 +1,10 @@
 //! Table sanity: trivial facts, internal consistency of every value with its
-//! successors' values, and agreement with a plain forward fixed point.
+//! successors' values, and agreement with a plain forward fixed point, under
+//! both rule sets.
 
 use std::collections::HashMap;
 
-use alq_check::{legal_moves, Pos, Tables, Wdl};
+use alq_check::{legal_moves_in, Pos, Rules, Tables, Wdl};
 
 mod common;
 use common::parse;
@@ -33,10 +34,29 @@ fn trivial_facts() {
     assert_eq!(t.probe(&parse("...../..BB./..W../..W../..... w").unwrap()), None);
 }
 
+#[test]
+fn classic_trivial_facts() {
+    let t = Tables::build_classes(Rules::Classic, &Tables::up_to(3), 2, false).unwrap();
+    // A lone piece on its last row can move: it wins (BrainKing: lost).
+    assert_eq!(value(&t, "W..../...../...../...../..... w"), Wdl::Win);
+    // d4 takes d3 backward and wins at once.
+    assert_eq!(value(&t, "...../...W./...B./...../..... w"), Wdl::Win);
+}
+
 /// Every position of ≤ 4 pieces: its value agrees with its successors' values.
 #[test]
 fn values_are_consistent_with_successors_and_a_forward_fixed_point() {
-    let t = Tables::build(4, 2, false).unwrap();
+    consistent_with_a_forward_fixed_point(Rules::BrainKing);
+}
+
+#[test]
+fn classic_values_are_consistent_with_successors_and_a_forward_fixed_point() {
+    consistent_with_a_forward_fixed_point(Rules::Classic);
+}
+
+fn consistent_with_a_forward_fixed_point(rules: Rules) {
+    let legal_moves = |p: &Pos| legal_moves_in(rules, p);
+    let t = Tables::build_classes(rules, &Tables::up_to(4), 2, false).unwrap();
     let mut keys = Vec::new();
     t.for_each(&mut |k, v| keys.push((k, v)));
     // Every placement of up to 4 pieces of two colours, both sides to move.
@@ -99,8 +119,13 @@ fn values_are_consistent_with_successors_and_a_forward_fixed_point() {
 
 #[test]
 fn colours_mirror() {
+    mirror(Rules::BrainKing);
+    mirror(Rules::Classic);
+}
+
+fn mirror(rules: Rules) {
     // Swapping colours and flipping the board gives the same value.
-    let t = Tables::build(4, 2, false).unwrap();
+    let t = Tables::build_classes(rules, &Tables::up_to(4), 2, false).unwrap();
     let flip = |x: u32| (0..25).filter(|p| x >> p & 1 == 1).map(|p| 1u32 << (24 - p)).sum::<u32>();
     let mut n = 0;
     t.for_each(&mut |k, v| {
