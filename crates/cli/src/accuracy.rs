@@ -91,14 +91,7 @@ pub struct GradeOracleArgs {
 impl GradeOracleArgs {
     /// The budget per position: `nodes` or `ms` milliseconds.
     pub fn budget(&self, ms: Option<u64>, nodes: Option<u64>) -> Budget {
-        Budget {
-            nodes,
-            time: match (nodes, ms) {
-                (None, None) => Some(Duration::from_millis(1000)),
-                (_, ms) => ms.map(Duration::from_millis),
-            },
-            memory_bytes: usize::try_from(self.grade_hash).unwrap_or(usize::MAX).saturating_mul(1 << 20),
-        }
+        crate::oracle::budget(nodes, ms, Duration::from_millis(1000), self.grade_hash)
     }
 
     /// The oracle over `tb`, with the shipped proofs and the stores read.

@@ -134,14 +134,7 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         Some(t) => t,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let budget = Budget {
-        nodes: args.nodes,
-        time: match (args.nodes, args.movetime) {
-            (None, None) => Some(Duration::from_secs(20)),
-            (_, ms) => ms.map(Duration::from_millis),
-        },
-        memory_bytes: usize::try_from(args.hash).unwrap_or(usize::MAX).saturating_mul(1 << 20),
-    };
+    let budget = crate::oracle::budget(args.nodes, args.movetime, Duration::from_secs(20), args.hash);
     let rules = alq_engine::RuleSet::BrainKing;
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     let tree = atlas::tree(rules, Position::start(), args.depth);

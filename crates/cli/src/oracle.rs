@@ -86,14 +86,20 @@ pub struct OracleArgs {
 
 impl OracleArgs {
     fn budget(&self) -> Budget {
-        Budget {
-            nodes: self.nodes,
-            time: match (self.nodes, self.movetime) {
-                (None, None) => Some(Duration::from_secs(10)),
-                (_, ms) => ms.map(Duration::from_millis),
-            },
-            memory_bytes: usize::try_from(self.hash).unwrap_or(usize::MAX).saturating_mul(1 << 20),
-        }
+        budget(self.nodes, self.movetime, Duration::from_secs(10), self.hash)
+    }
+}
+
+/// An oracle's budget per position: `nodes` and/or `movetime_ms`, or
+/// `default_time` when neither is given; `hash_mb` of graph memory.
+pub fn budget(nodes: Option<u64>, movetime_ms: Option<u64>, default_time: Duration, hash_mb: u64) -> Budget {
+    Budget {
+        nodes,
+        time: match (nodes, movetime_ms) {
+            (None, None) => Some(default_time),
+            (_, ms) => ms.map(Duration::from_millis),
+        },
+        memory_bytes: usize::try_from(hash_mb).unwrap_or(usize::MAX).saturating_mul(1 << 20),
     }
 }
 

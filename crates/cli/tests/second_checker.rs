@@ -15,36 +15,27 @@ use common::{alq, fresh_dir};
 
 #[test]
 fn tables_agree_with_the_tablebase_on_every_position_up_to_six_pieces() {
-    let dir: PathBuf = fresh_dir("second-checker-tb6");
-    let options = BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind: Kind::Wdl };
-    build(&dir, &options, &mut |_| {}).unwrap();
-    let tb = Tablebase::open(&dir).unwrap();
-    let ours = alq_check::Tables::build(6, 2, false).unwrap();
-    let mut n = 0usize;
-    ours.for_each(&mut |key, v| {
-        let pos = Position::from_key(key).unwrap();
-        let theirs = match tb.probe_wdl(&pos).unwrap_or_else(|e| panic!("{pos}: {e}")).0 {
-            Wdl::Win => alq_check::Wdl::Win,
-            Wdl::Draw => alq_check::Wdl::Draw,
-            Wdl::Loss => alq_check::Wdl::Loss,
-        };
-        assert_eq!(v, theirs, "{pos}");
-        n += 1;
-    });
-    // Every placement of up to 6 pieces of two colours, both sides to move.
-    let placements: usize = (0..=6usize).map(|k| (0..k).fold(1, |c, i| c * (25 - i) / (i + 1)) << k).sum();
-    assert_eq!(n, 2 * placements);
+    tables_agree_up_to_six_pieces(alq_engine::RuleSet::BrainKing, alq_check::Rules::BrainKing, "second-checker-tb6");
 }
 
 #[test]
 fn classic_tables_agree_with_the_tablebase_on_every_position_up_to_six_pieces() {
-    let dir: PathBuf = fresh_dir("second-checker-tb6-classic");
-    let options = BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::Classic, kind: Kind::Wdl };
+    tables_agree_up_to_six_pieces(
+        alq_engine::RuleSet::Classic,
+        alq_check::Rules::Classic,
+        "second-checker-tb6-classic",
+    );
+}
+
+/// alq-check's ≤ 6-piece tables under `ours` against `alq tb build`'s under
+/// `rules`, on every position.
+fn tables_agree_up_to_six_pieces(rules: alq_engine::RuleSet, ours: alq_check::Rules, name: &str) {
+    let dir: PathBuf = fresh_dir(name);
+    let options = BuildOptions { pieces: 6, shard: None, rules, kind: Kind::Wdl };
     build(&dir, &options, &mut |_| {}).unwrap();
     let tb = Tablebase::open(&dir).unwrap();
-    assert_eq!(tb.rules(), alq_engine::RuleSet::Classic);
-    let classes = alq_check::Tables::up_to(6);
-    let ours = alq_check::Tables::build_classes(alq_check::Rules::Classic, &classes, 2, false).unwrap();
+    assert_eq!(tb.rules(), rules);
+    let ours = alq_check::Tables::build_classes(ours, &alq_check::Tables::up_to(6), 2, false).unwrap();
     let mut n = 0usize;
     ours.for_each(&mut |key, v| {
         let pos = Position::from_key(key).unwrap();

@@ -79,9 +79,10 @@ pub struct PlyProgress {
 
 /// Settles the value of every position of `tree`, the deepest ply first,
 /// each position searched within `budget` by one of `oracles` (one per
-/// worker thread; they should use one store file, which this saves under a
-/// lock after each position when due and reads into every oracle after each
-/// ply so that they share what the ply settled). Positions the oracles
+/// worker thread; they should use one store file, which each writes as its
+/// searches settle positions (merged with the file, atomically) and which
+/// this writes from every oracle and reads into every oracle after each ply
+/// so that they share what the ply settled). Positions the oracles
 /// already know are skipped, exact or not, unless `retry` is set for
 /// bounds and unknowns. Only the plies in `plies` are searched.
 /// `on_progress` is called after each position.
@@ -97,7 +98,6 @@ pub fn settle(
     on_progress: &(dyn Fn(&PlyProgress) + Sync),
 ) -> Result<(), OracleError> {
     assert!(!oracles.is_empty(), "at least one oracle");
-    let save_lock = Mutex::new(());
     for (ply, positions) in tree.iter().enumerate().rev().filter(|(ply, _)| plies.contains(&(*ply as u32))) {
         let mine: Vec<&Position> =
             positions.iter().enumerate().filter(|(i, _)| shard.takes(*i)).map(|(_, p)| p).collect();
@@ -120,16 +120,14 @@ pub fn settle(
             let workers: Vec<_> = oracles
                 .iter()
                 .map(|oracle| {
-                    let (todo, next, state, save_lock) = (&todo, &next, &state, &save_lock);
+                    let (todo, next, state) = (&todo, &next, &state);
                     scope.spawn(move || -> Result<(), OracleError> {
                         loop {
                             let i = next.fetch_add(1, Ordering::Relaxed);
                             let Some(pos) = todo.get(i) else { return Ok(()) };
+                            // The oracle writes its store itself when a search
+                            // settled something and its last write is old enough.
                             let answer = oracle.value_within(pos, budget)?;
-                            {
-                                let _guard = save_lock.lock().unwrap_or_else(|e| e.into_inner());
-                                oracle.save_if_due()?;
-                            }
                             let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                             s.done += 1;
                             s.exact += usize::from(answer.value.is_exact());

@@ -20,12 +20,13 @@ pub const SHIPPED_STORE: &[u8] = include_bytes!("../../../data/proofs/shipped.st
 /// The shipped store, read once (BrainKing's rules).
 pub fn shipped_store() -> &'static ProvenStore {
     static PARSED: OnceLock<ProvenStore> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        // Embedded at build time and checked by a test: a failure here is a
-        // broken build, not bad input.
-        ProvenStore::parse(SHIPPED_STORE, Path::new("data/proofs/shipped.store"))
-            .unwrap_or_else(|e| panic!("the shipped store: {e}"))
-    })
+    PARSED.get_or_init(|| parse_embedded(SHIPPED_STORE, "data/proofs/shipped.store"))
+}
+
+/// An embedded store's bytes, parsed. Embedded at build time and checked by
+/// a test: a failure here is a broken build, not bad input.
+fn parse_embedded(bytes: &[u8], name: &str) -> ProvenStore {
+    ProvenStore::parse(bytes, Path::new(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// The opening atlas's bytes (`data/proofs/atlas.store`, embedded): the
@@ -38,12 +39,7 @@ pub const ATLAS_STORE: &[u8] = include_bytes!("../../../data/proofs/atlas.store"
 /// The shipped atlas, read once (BrainKing's rules).
 pub fn shipped_atlas() -> &'static ProvenStore {
     static PARSED: OnceLock<ProvenStore> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        // Embedded at build time and checked by a test: a failure here is a
-        // broken build, not bad input.
-        ProvenStore::parse(ATLAS_STORE, Path::new("data/proofs/atlas.store"))
-            .unwrap_or_else(|e| panic!("the shipped atlas: {e}"))
-    })
+    PARSED.get_or_init(|| parse_embedded(ATLAS_STORE, "data/proofs/atlas.store"))
 }
 
 /// The shipped certificates by name, as text.

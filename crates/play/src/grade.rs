@@ -360,8 +360,9 @@ impl GradeReport {
         if first_unknown.is_some_and(|u| first_error.is_none_or(|e| u < e)) {
             self.games_with_unknown_first += 1;
         }
-        for p in self.players.values_mut() {
-            p.finish();
+        // Only this game's players' figures changed.
+        for side in [Side::White, Side::Black] {
+            self.players.get_mut(game.player(side)).expect("both players were added").finish();
         }
     }
 }
