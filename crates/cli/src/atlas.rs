@@ -129,11 +129,7 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         None => Shard::ALL,
         Some(text) => Shard::parse(text).with_context(|| format!("--shard {text:?}: expected I/N with 0 ≤ I < N"))?,
     };
-    let threads = match args.threads {
-        Some(0) => bail!("--threads must be at least 1"),
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = crate::worker_threads(args.threads)?;
     let budget = crate::oracle::budget(args.nodes, args.movetime, Duration::from_secs(20), args.hash);
     let rules = alq_engine::RuleSet::BrainKing;
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;

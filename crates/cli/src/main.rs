@@ -21,6 +21,7 @@ mod analyze;
 mod atlas;
 mod bench;
 mod engine;
+mod label;
 mod matchcmd;
 mod moves;
 mod openings;
@@ -105,6 +106,9 @@ enum Command {
     /// The exact value of every position of the opening tree (deepest ply
     /// first, resumable), and how narrow each is.
     Atlas(atlas::AtlasArgs),
+    /// Value the positions of games exactly (the oracle within a small
+    /// budget each) into a store, for training on exact targets.
+    Label(label::LabelArgs),
     /// Endgame tablebases: build, probe, stats, verify.
     #[command(subcommand)]
     Tb(tb::TbCommand),
@@ -150,6 +154,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Oracle(args) => oracle::run(args),
         Command::Atlas(args) => atlas::run(args),
+        Command::Label(args) => label::run(args),
         Command::Tb(cmd) => tb::run(cmd),
     };
     match result {
@@ -254,6 +259,16 @@ pub fn load_toml<T: serde::de::DeserializeOwned + Default>(path: Option<&std::pa
 }
 
 /// A rayon pool with `threads` workers (default: all cores).
+/// `--threads` for tools that run one worker (with its own oracle) per
+/// thread: the number given (at least 1), else all cores.
+pub fn worker_threads(threads: Option<usize>) -> anyhow::Result<usize> {
+    match threads {
+        Some(0) => anyhow::bail!("--threads must be at least 1"),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 pub fn thread_pool(threads: Option<usize>) -> anyhow::Result<rayon::ThreadPool> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = threads {

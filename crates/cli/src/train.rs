@@ -44,8 +44,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                 train_samples = t;
                 let exact = if x > 0 {
                     format!(
-                        "; {x} ({:.1} %) with exact targets from the tables",
-                        100.0 * x as f64 / (t + v).max(1) as f64
+                        "; {x} ({:.1} %) with exact values from the tables or stores (weight {})",
+                        100.0 * x as f64 / (t + v).max(1) as f64,
+                        config.exact_weight
                     )
                 } else {
                     String::new()

@@ -266,3 +266,61 @@ fn atlas_writes_the_trees_values_and_refuses_bad_arguments() {
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn label_values_training_positions_into_a_store_the_trainer_reads() {
+    let dir = fresh_dir("label");
+    let store = dir.join("labels.store");
+    let s = store.to_str().unwrap();
+    let games = "../report/tests/data/selfplay.csv";
+    let run = |extra: &[&str]| {
+        let mut args = vec!["label", "--games", games, "--store", s, "--nodes", "3000", "--threads", "2", "--quiet"];
+        args.extend_from_slice(extra);
+        alq(&args)
+    };
+    let out = run(&[]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let numbers = |text: &str| -> (u64, u64, u64) {
+        // "N positions: E exact (P %), K known before the run; T s"
+        let words: Vec<&str> = text.split_whitespace().collect();
+        (words[0].parse().unwrap(), words[2].parse().unwrap(), words[6].parse().unwrap())
+    };
+    let (positions, exact, known) = numbers(&stdout(&out));
+    assert!(exact > 0 && exact < positions, "{}", stdout(&out));
+    assert!(store.exists());
+    // Rerun: everything searched is known, nothing is lost.
+    let again = run(&[]);
+    let (positions2, exact2, known2) = numbers(&stdout(&again));
+    assert_eq!(positions2, positions);
+    assert!(exact2 >= exact && known2 > known, "{} then {}", stdout(&out), stdout(&again));
+    // The trainer counts the store's exact values.
+    let config = dir.join("train.toml");
+    std::fs::write(&config, format!("hidden = [8]\nepochs = 1\nstores = [{s:?}]\nexact_weight = 0.5\n")).unwrap();
+    let out = alq(&[
+        "train",
+        "--config",
+        config.to_str().unwrap(),
+        "--data",
+        games,
+        "--out",
+        dir.join("net").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let resolved = std::fs::read_to_string(dir.join("net/config.toml")).unwrap();
+    assert!(resolved.contains("labels.store") && resolved.contains("exact_weight = 0.5"), "{resolved}");
+    // Bad input: a missing games file, no budget left, a damaged store.
+    for args in [
+        &["label", "--games", "/no/such.csv", "--store", s][..],
+        &["label", "--games", games, "--store", s, "--nodes", "0"],
+        &["label", "--games", games, "--store", s, "--threads", "0"],
+    ] {
+        let out = alq(args);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    std::fs::write(&store, b"not a store").unwrap();
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("labels.store"));
+}

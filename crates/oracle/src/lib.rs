@@ -43,6 +43,7 @@
 //! ```
 
 pub mod atlas;
+pub mod label;
 mod shipped;
 mod value;
 

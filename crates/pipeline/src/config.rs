@@ -224,6 +224,42 @@ impl Default for AccuracyStage {
     }
 }
 
+/// Exact values for training: each generation's training positions (each
+/// distinct position the trainer samples from the games candidates train
+/// on) valued by the oracle within `movetime` or `nodes` each, as `alq
+/// label` does, into `gen-NNN/labels.store`; candidates trained on that
+/// generation read it as a `[train] stores` entry, and the oracle searches
+/// over `[train] tablebase` (whose positions it does not repeat in the
+/// store). Off while both budgets are 0. The summary shows the share
+/// labelled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct LabelStage {
+    /// Search time per position in milliseconds (0: none).
+    pub movetime: u64,
+    /// Search budget per position in expanded positions (0: none); used
+    /// when `movetime` is 0, and reproducible where time is not.
+    pub nodes: u64,
+    /// Value only positions with at most this many pieces (0: all): most
+    /// positions with many pieces stay unknown within a small budget.
+    pub max_pieces: u32,
+    /// Memory for each worker's search graph in MiB.
+    pub hash: u64,
+}
+
+impl Default for LabelStage {
+    fn default() -> LabelStage {
+        LabelStage { movetime: 0, nodes: 0, max_pieces: 0, hash: 256 }
+    }
+}
+
+impl LabelStage {
+    /// Whether the stage runs.
+    pub fn on(&self) -> bool {
+        self.movetime > 0 || self.nodes > 0
+    }
+}
+
 /// The whole pipeline.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -256,6 +292,8 @@ pub struct PipelineConfig {
     pub selfplay: SelfplayConfig,
     /// Deeper targets for training (off unless `nodes` is set).
     pub rescore: RescoreStage,
+    /// Exact targets for training from the oracle (off unless a budget is set).
+    pub label: LabelStage,
     /// Training of every candidate (seed offset by the generation).
     pub train: TrainConfig,
     /// Candidate against the best player: promoted when the SPRT accepts H1
@@ -285,6 +323,7 @@ impl Default for PipelineConfig {
             warm_start: false,
             selfplay: SelfplayConfig::default(),
             rescore: RescoreStage::default(),
+            label: LabelStage::default(),
             train: TrainConfig::default(),
             gate: MatchStage { sprt: "0,20".to_string(), ..MatchStage::default() },
             evaluation: MatchStage::default(),
@@ -304,6 +343,12 @@ impl PipelineConfig {
         }
         if self.rescore.nodes > 0 && !(self.rescore.fraction > 0.0 && self.rescore.fraction <= 1.0) {
             return Err(ConfigError::new("rescore.fraction", format!("{} is not in (0, 1]", self.rescore.fraction)));
+        }
+        if self.label.on() && self.label.hash == 0 {
+            return Err(ConfigError::new("label.hash", "at least 1 (MiB)"));
+        }
+        if self.label.max_pieces > 24 {
+            return Err(ConfigError::new("label.max_pieces", "at most 24 (0: all)"));
         }
         for (key, stage) in [("gate", &self.gate), ("evaluation", &self.evaluation)] {
             stage.limits().map_err(|e| e.within(key))?;

@@ -41,6 +41,10 @@ pub enum PipelineError {
     StartNetwork(Box<StartNetworkError>),
     #[error("[accuracy]: {0}")]
     Accuracy(Box<AccuracyError>),
+    /// The `[label]` stage's tables or oracle (a table that cannot be read,
+    /// a store that cannot be read or written).
+    #[error("[label]: {0}")]
+    Label(String),
     /// A stage result (`match.json`, `elo.json`) that could not be read back.
     #[error("{}: {error}", path.display())]
     Json { path: PathBuf, error: serde_json::Error },

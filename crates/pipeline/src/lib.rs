@@ -16,7 +16,7 @@
 //! The modules, by job: `config` (the settings and their checks), `prepare`
 //! (what is refused before any game, and the run folder), `seeds` (every
 //! seed of a run, from one function), one module per stage (`train`,
-//! `matches` for the gate and the anchors, `selfplay` with rescoring,
+//! `matches` for the gate and the anchors, `selfplay` with rescoring, `label`,
 //! `start`, `accuracy`, `report`), `summary` (the rows; `alq_report`
 //! renders them), `run` (the driver) and `error`, `event`, `files`.
 
@@ -25,6 +25,7 @@ mod config;
 mod error;
 mod event;
 mod files;
+mod label;
 mod matches;
 mod prepare;
 mod report;
@@ -36,7 +37,7 @@ mod summary;
 mod train;
 
 pub use alq_report::pipeline::{AnchorElo, StartResult};
-pub use config::{AccuracyStage, MatchStage, PipelineConfig, RescoreStage, StartStage};
+pub use config::{AccuracyStage, LabelStage, MatchStage, PipelineConfig, RescoreStage, StartStage};
 pub use error::{AccuracyError, PipelineError, StartNetworkError};
 pub use event::{PipelineEvent, Stage};
 pub use files::gen_dir;

@@ -44,6 +44,9 @@ pub struct GenerationSummary {
     /// The best player's endgame accuracy, when the run names tables for it.
     #[serde(default)]
     pub accuracy: Option<alq_selfplay::AccuracyReport>,
+    /// The generation's training positions valued by `[label]`, when it runs.
+    #[serde(default)]
+    pub labels: Option<alq_oracle::label::LabelReport>,
 }
 
 /// What a generation after 0 measured of its candidate: the network, its
@@ -63,6 +66,7 @@ impl GenerationSummary {
         selfplay: SelfplayRow,
         start: Option<StartResult>,
         accuracy: Option<alq_selfplay::AccuracyReport>,
+        labels: Option<alq_oracle::label::LabelReport>,
     ) -> GenerationSummary {
         let gate = candidate.as_ref().map(|c| &c.gate);
         let gen0 = candidate.as_ref().and_then(|c| c.anchors.iter().rfind(|a| a.anchor == "hce"));
@@ -82,6 +86,7 @@ impl GenerationSummary {
             elo_vs_anchors: candidate.map_or(Vec::new(), |c| c.anchors),
             start,
             accuracy,
+            labels,
         }
     }
 
@@ -99,6 +104,7 @@ impl GenerationSummary {
             anchors: &self.elo_vs_anchors,
             start: self.start.as_ref(),
             accuracy: self.accuracy.as_ref().map(|a| (a.pieces, a.all.text())),
+            labelled: self.labels.map(|r| (r.exact, r.positions)),
         }
     }
 }

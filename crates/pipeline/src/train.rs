@@ -9,6 +9,7 @@ use crate::config::PipelineConfig;
 use crate::error::{io, PipelineError};
 use crate::event::{PipelineEvent, Stage};
 use crate::files::gen_dir;
+use crate::label::labels_store;
 use crate::seeds::{seed, SeedUse};
 
 /// Trains generation `g`'s candidate on the replay window (or finds it
@@ -33,7 +34,14 @@ pub(crate) fn train_candidate(
         Some(best) if config.warm_start => best.display().to_string(),
         _ => config.train.init.clone(),
     };
-    let tc = TrainConfig { seed: seed(config, SeedUse::Training, g), init, ..config.train.clone() };
+    // Each generation of the window that was labelled adds its store (none
+    // is written when its searches settled nothing).
+    let mut stores = config.train.stores.clone();
+    if config.label.on() {
+        let written = (first..g).map(|k| labels_store(out, k)).filter(|p| p.exists());
+        stores.extend(written.map(|p| p.display().to_string()));
+    }
+    let tc = TrainConfig { seed: seed(config, SeedUse::Training, g), init, stores, ..config.train.clone() };
     on_event(PipelineEvent::Stage { stage: Stage::Training, total: 0, unit: "samples" });
     let mut total = 0;
     train(&tc, &data, &train_dir, train_dir.join("config.toml").exists(), |e| match e {

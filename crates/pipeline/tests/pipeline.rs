@@ -147,6 +147,61 @@ fn rescored_games_are_what_candidates_train_on() {
     assert!(stages(&broken, &out_dir("broken-rescore"), false).unwrap_err().contains("rescore.fraction"));
 }
 
+/// With `[label]` each generation's training positions are valued by the
+/// oracle after its self-play; the store holds what the searches settled,
+/// the summary the share, and the next candidate trains with the store.
+#[test]
+fn labelled_positions_are_exact_targets_of_the_next_candidate() {
+    let out = out_dir("label");
+    let mut config = tiny();
+    config.label.nodes = 3000;
+    config.start.games = 0;
+    config.anchors = vec!["hce".to_string()];
+    let seen = stages(&config, &out, false).unwrap();
+    use Stage::*;
+    assert_eq!(
+        seen,
+        [
+            (0, Selfplay),
+            (0, Labelling),
+            (1, Training),
+            (1, Gating),
+            (1, Evaluating),
+            (1, Selfplay),
+            (1, Labelling),
+            (1, Report)
+        ]
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let labels = &summary[0]["labels"];
+    let (positions, exact) = (labels["positions"].as_u64().unwrap(), labels["exact"].as_u64().unwrap());
+    assert!(exact > 0 && exact < positions, "{labels}");
+    assert_eq!(labels["done"].as_u64(), Some(positions));
+    // Every exact label of the store is one the trainer reads back.
+    let store = out.join("gen-000/labels.store");
+    let stores = vec![store.display().to_string()];
+    let tables = alq_train::Labels::open(alq_engine::RuleSet::BrainKing, None, &stores).unwrap();
+    let options = alq_records::SampleOptions { skip_opening: true, skip_forced_captures: true, dedup: true };
+    let sampled =
+        alq_records::sampled_positions(&[out.join("gen-000/games.csv")], alq_engine::RuleSet::BrainKing, options, None)
+            .unwrap();
+    assert_eq!(sampled.len() as u64, positions);
+    let labelled = sampled.iter().filter(|p| tables.exact(p).is_some()).count() as u64;
+    assert_eq!(labelled, exact);
+    let train_config = std::fs::read_to_string(out.join("gen-001/train/config.toml")).unwrap();
+    assert!(train_config.contains("gen-000/labels.store"), "{train_config}");
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    assert!(md.contains(&format!("{exact} of {positions} (")), "{md}");
+    // Resumed: nothing is valued again.
+    let again = stages(&config, &out, true).unwrap();
+    assert!(!again.iter().any(|(_, s)| *s == Labelling), "{again:?}");
+
+    let broken =
+        PipelineConfig { label: alq_pipeline::LabelStage { nodes: 10, hash: 0, ..Default::default() }, ..tiny() };
+    assert!(stages(&broken, &out_dir("broken-label"), false).unwrap_err().contains("label.hash"));
+}
+
 /// With `warm_start`, generation 1's candidate starts from `[train] init`
 /// (no network is best yet) and each later one from the best network so
 /// far; without it, every candidate starts from `[train] init`.

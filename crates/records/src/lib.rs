@@ -58,5 +58,7 @@ pub use record::{
     FORMAT_VERSION,
 };
 pub use run::{resume_run, ConfigError, RunError, RunKind, StudyRun};
-pub use samples::{blend, exact_target, is_validation, score_target, target, Sample, SampleOptions, Samples};
+pub use samples::{
+    blend, exact_target, is_validation, sampled_positions, score_target, target, Sample, SampleOptions, Samples,
+};
 pub use stats::RecordStats;

@@ -89,6 +89,32 @@ impl Samples {
     }
 }
 
+/// The distinct positions the trainer samples from the games in `files`
+/// (as [`Samples`] with `options`, each position once), in the order first
+/// met, keeping those with at most `max_pieces` pieces (all when `None`).
+/// Games of rules other than `rules` are refused.
+///
+/// # Errors
+///
+/// A file that cannot be read or a record that does not replay, naming it.
+pub fn sampled_positions(
+    files: &[std::path::PathBuf],
+    rules: alq_engine::RuleSet,
+    options: SampleOptions,
+    max_pieces: Option<u32>,
+) -> Result<Vec<Position>, crate::RecordError> {
+    let mut samples = Samples::new(SampleOptions { dedup: true, ..options });
+    let mut out = Vec::new();
+    for file in files {
+        for game in crate::RecordReader::open(file)?.expecting(rules) {
+            let game = game?;
+            let fits = |p: &Position| max_pieces.is_none_or(|k| p.occupied().count() <= k);
+            out.extend(samples.of_game(&game).into_iter().map(|s| s.position).filter(fits));
+        }
+    }
+    Ok(out)
+}
+
 // What the trainer fits, kept beside the samples so that every reader of
 // records (the trainer, the Python package) computes it the same way.
 

@@ -60,6 +60,9 @@ pub struct PipelineRow<'a> {
     /// Endgame accuracy: the pieces of the positions, and the share of wins
     /// and draws kept with its interval, as text.
     pub accuracy: Option<(u32, String)>,
+    /// The training positions the `[label]` stage valued exactly, and all
+    /// it asked about.
+    pub labelled: Option<(u64, u64)>,
 }
 
 /// The summary of a pipeline run so far.
@@ -93,7 +96,9 @@ impl PipelineSummary<'_> {
              (first plies among near-best moves), with White's score and its 95 % interval.\n\n\
              Endgame accuracy: the best player's moves that keep a win or a draw in random positions judged by the \
              tables of `[accuracy]` (when the run names them).\n\n\
-             | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) |\n|---|---|---|---|---|---|---|---|---|\n",
+             Exact labels: the generation's training positions the oracle valued exactly (`[label]`, when the run \
+             labels), of all its distinct ones.\n\n\
+             | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) | exact labels |\n|---|---|---|---|---|---|---|---|---|---|\n",
             gate_limits = self.gate.limits,
             gate_book = self.gate.openings,
             eval_limits = self.evaluation.limits,
@@ -153,6 +158,9 @@ impl PipelineRow<'_> {
         };
         let accuracy =
             self.accuracy.as_ref().map_or("–".to_string(), |(pieces, kept)| format!("{pieces} pieces: {kept}"));
+        let labelled = self.labelled.map_or("–".to_string(), |(exact, all)| {
+            format!("{exact} of {all} ({:.1} %)", 100.0 * exact as f64 / all.max(1) as f64)
+        });
         let gate = if self.gate_elo.is_some() {
             format!(
                 "{} / {}",
@@ -179,7 +187,7 @@ impl PipelineRow<'_> {
                 .join("; ")
         };
         format!(
-            "| {} | {} | {} | {gate} | {} | {anchors} | {wdb} | {score} | {accuracy} |\n",
+            "| {} | {} | {} | {gate} | {} | {anchors} | {wdb} | {score} | {accuracy} | {labelled} |\n",
             self.generation,
             self.selfplay_player,
             self.games,

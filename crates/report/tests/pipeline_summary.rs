@@ -21,6 +21,7 @@ fn row<'a>(generation: usize, anchors: &'a [AnchorElo], start: Option<&'a StartR
         anchors,
         start,
         accuracy: None,
+        labelled: None,
     }
 }
 
@@ -52,6 +53,7 @@ fn rows_render_every_column() {
     first.gate_elo_ci95 = Some([5.0, 65.0]);
     first.gate_nelo = Some(50.0);
     first.accuracy = Some((8, "0.912 [0.880, 0.936]".to_string()));
+    first.labelled = Some((1234, 5000));
     let summary = PipelineSummary {
         gate: conditions("100 nodes", "the shipped balanced book"),
         evaluation: conditions("tc 0.5+0.02", "every position 2 plies deep"),
@@ -67,9 +69,9 @@ fn rows_render_every_column() {
     assert_eq!(
         lines,
         [
-            "| 0 | hce@nodes=100 | 40 | – | – | – | – | – | – |",
+            "| 0 | hce@nodes=100 | 40 | – | – | – | – | – | – | – |",
             "| 1 | hce@nodes=100 | 40 | +35 [+5, +65] / – | yes | hce: +151 [+120, +181] / +240 [+200, +280]; nn: -12 [-30, +6] / – \
-             | 2 / 1 / 0 (1) | 0.833 [0.400, 0.970] | 8 pieces: 0.912 [0.880, 0.936] |",
+             | 2 / 1 / 0 (1) | 0.833 [0.400, 0.970] | 8 pieces: 0.912 [0.880, 0.936] | 1234 of 5000 (24.7 %) |",
         ]
     );
     let series = summary.elo_series();

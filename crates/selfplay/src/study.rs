@@ -260,10 +260,14 @@ pub fn run_study(
     };
     let kind = alq_records::RunKind {
         what: "a study",
-        may_change: "config; only the numbers of games and threads may change",
+        may_change: "config; only the numbers of games and threads may change, and rungs may be added at the end",
     };
+    // Rungs added at the end of the ladder are new runs in new folders; the
+    // old ones must be as they were.
     let resumed = alq_records::resume_run::<StudyConfig>(out, &resolved, resolved.exists(), resume, kind, |old| {
-        comparable(old) == comparable(config)
+        let kept =
+            StudyConfig { rungs: config.rungs.iter().take(old.rungs.len()).cloned().collect(), ..config.clone() };
+        config.rungs.len() >= old.rungs.len() && comparable(old) == comparable(&kept)
     })?;
     if let Some(old) = resumed {
         let fewer = runs.iter().zip(old.runs()?).find(|(new, old)| new.games < old.games);

@@ -100,6 +100,20 @@ fn a_study_plays_every_rung_from_the_start_with_near_best_choices_only() {
     pool.install(|| run_study(&more, &out, true, |_| {})).unwrap();
     let grown = std::fs::read(out.join(&runs[5].dir).join("games.csv")).unwrap();
     assert!(grown.len() > before.len() && grown.starts_with(&before));
+    // A rung added at the end is played into its own folder; the others
+    // stay as they were. Leaving a rung out, or changing one, is refused.
+    let mut longer = more.clone();
+    longer.rungs.push(RungConfig { player: "greedy".into(), games: 2, ..longer.rungs[0].clone() });
+    let added = longer.runs().unwrap().last().unwrap().dir.clone();
+    pool.install(|| run_study(&longer, &out, true, |_| {})).unwrap();
+    assert_eq!(std::fs::read(out.join(&runs[5].dir).join("games.csv")).unwrap(), grown);
+    assert!(out.join(&added).join("games.csv").exists(), "{}", added.display());
+    let err = run_study(&more, &out, true, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("other settings"), "{err}");
+    let mut changed = longer.clone();
+    changed.rungs[0].nodes += 1;
+    let err = run_study(&changed, &out, true, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("other settings"), "{err}");
 
     // The same study elsewhere gives the same games, whatever the threads.
     let again = dir("again");

@@ -53,14 +53,21 @@ fn main() {
 fn dump(games: &str, out: &str) {
     let config = TrainConfig { mirror: false, ..TrainConfig::default() };
     let mut bytes = Vec::new();
-    let n = for_each_batch::<alq_records::RecordError>(&[PathBuf::from(games)], Part::Train, &config, None, 1, |b| {
-        for (f, t) in b.features.chunks(INPUTS).zip(b.targets(config.result_weight)) {
-            for v in f.iter().chain(std::iter::once(&t)) {
-                bytes.extend_from_slice(&v.to_le_bytes());
+    let n = for_each_batch::<alq_records::RecordError>(
+        &[PathBuf::from(games)],
+        Part::Train,
+        &config,
+        &alq_train::Labels::none(),
+        1,
+        |b| {
+            for (f, t) in b.features.chunks(INPUTS).zip(b.targets(config.result_weight, config.exact_weight)) {
+                for v in f.iter().chain(std::iter::once(&t)) {
+                    bytes.extend_from_slice(&v.to_le_bytes());
+                }
             }
-        }
-        Ok(())
-    })
+            Ok(())
+        },
+    )
     .unwrap_or_else(|e| {
         eprintln!("{e}");
         std::process::exit(2)

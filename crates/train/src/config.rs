@@ -44,8 +44,19 @@ pub struct TrainConfig {
     /// Endgame tables (a folder built by `alq tb build`; empty: none).
     /// Positions they cover get their exact value as the target (win 1, draw
     /// 0.5, loss 0, side to move's view) instead of the blended result and
-    /// search score.
+    /// search score (wholly with `exact_weight` 1, in part below it).
     pub tablebase: String,
+    /// Proven-position stores (as written by `alq label`, the pipeline's
+    /// `[label]` stage, `alq oracle --store` or `alq atlas`) whose exact
+    /// values are targets as the tables' are. One-sided bounds are not used.
+    pub stores: Vec<String>,
+    /// How much an exact value (tables or stores) weighs in its position's
+    /// target: `exact_weight * exact + (1 - exact_weight) * the usual
+    /// target` (for a win/draw/loss network, the same mixture of the exact
+    /// class and the result's class, and of the exact value and the
+    /// squashed score). 1 (the default) replaces the usual target; 0 uses
+    /// no exact value at all.
+    pub exact_weight: f32,
     /// The rule set of the games (`brainking` or `classic`): records of other
     /// rules and tables built for other rules are refused, and the network
     /// file names it.
@@ -78,6 +89,8 @@ impl Default for TrainConfig {
             skip_forced_captures: true,
             seed: 1,
             tablebase: String::new(),
+            stores: Vec::new(),
+            exact_weight: 1.0,
             rules: alq_engine::RuleSet::BrainKing,
             init: String::new(),
         }
@@ -104,6 +117,15 @@ impl TrainConfig {
         }
         if !(0.0..=1.0).contains(&self.result_weight) {
             return Err(alq_records::ConfigError::new("result_weight", "between 0 and 1"));
+        }
+        if !(0.0..=1.0).contains(&self.exact_weight) {
+            return Err(alq_records::ConfigError::new("exact_weight", "between 0 and 1"));
+        }
+        if let Some(empty) = self.stores.iter().position(|s| s.trim().is_empty()) {
+            return Err(alq_records::ConfigError::new(
+                "stores",
+                format!("entry {} is empty: give a store file", empty + 1),
+            ));
         }
         if !(self.validation_fraction > 0.0 && self.validation_fraction < 1.0) {
             return Err(alq_records::ConfigError::new("validation_fraction", "strictly between 0 and 1"));

@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use alq_engine::{features, EndgameTables, INPUTS};
-use alq_records::{blend, exact_target, is_validation, RecordError, RecordReader, SampleOptions, Samples};
+use alq_engine::{features, INPUTS};
+use alq_records::{blend, is_validation, score_target, RecordError, RecordReader, SampleOptions, Samples};
 
 use crate::config::TrainConfig;
+use crate::labels::Labels;
 
 /// Which games a pass reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,14 +20,15 @@ pub enum Part {
     Validation,
 }
 
-/// A batch: `features` is `[n][INPUTS]` flattened; `results` and `scores`
-/// are `[n]`: the game's result for the side to move (1, 0.5, 0) and the
-/// squashed search score (the result where there is none). Positions the
-/// tables cover have their exact value in both.
+/// A batch: `features` is `[n][INPUTS]` flattened; `results`, `scores` and
+/// `exact` are `[n]`: the game's result for the side to move (1, 0.5, 0),
+/// the squashed search score (the result where there is none), and the
+/// exact value where the tables or stores give one.
 pub struct Batch<'a> {
     pub features: &'a [f32],
     pub results: &'a [f32],
     pub scores: &'a [f32],
+    pub exact: &'a [Option<f32>],
 }
 
 impl Batch<'_> {
@@ -38,9 +40,56 @@ impl Batch<'_> {
         self.results.is_empty()
     }
 
-    /// The scalar targets `result_weight * result + (1 - result_weight) * score`.
-    pub fn targets(&self, result_weight: f32) -> Vec<f32> {
-        self.results.iter().zip(self.scores).map(|(&r, &s)| blend(r, s, result_weight)).collect()
+    /// The scalar targets: `result_weight * result + (1 - result_weight) *
+    /// score`, mixed with the exact value where there is one:
+    /// `exact_weight * exact + (1 - exact_weight) * that`.
+    pub fn targets(&self, result_weight: f32, exact_weight: f32) -> Vec<f32> {
+        (0..self.len())
+            .map(|i| {
+                let usual = blend(self.results[i], self.scores[i], result_weight);
+                mix(self.exact[i], usual, exact_weight)
+            })
+            .collect()
+    }
+
+    /// The squashed scores mixed with the exact values as [`Batch::targets`]
+    /// mixes its targets (a win/draw/loss network's score part).
+    pub fn exact_scores(&self, exact_weight: f32) -> Vec<f32> {
+        self.scores.iter().zip(self.exact).map(|(&s, &e)| mix(e, s, exact_weight)).collect()
+    }
+
+    /// The class probabilities (win, draw, loss) a win/draw/loss network is
+    /// fitted to: the result's class, mixed with the exact value's class
+    /// where there is one, `exact_weight` to `1 - exact_weight`.
+    pub fn classes(&self, exact_weight: f32) -> Vec<f32> {
+        let one_hot = |v: f32| match v {
+            v if v > 0.75 => [1.0, 0.0, 0.0],
+            v if v > 0.25 => [0.0, 1.0, 0.0],
+            _ => [0.0, 0.0, 1.0],
+        };
+        self.results
+            .iter()
+            .zip(self.exact)
+            .flat_map(|(&r, &e)| {
+                let usual = one_hot(r);
+                match e {
+                    None => usual,
+                    Some(e) => {
+                        let exact = one_hot(e);
+                        std::array::from_fn(|k| exact_weight * exact[k] + (1.0 - exact_weight) * usual[k])
+                    }
+                }
+            })
+            .collect()
+    }
+}
+
+/// `exact_weight * exact + (1 - exact_weight) * usual` where there is an
+/// exact value, `usual` elsewhere.
+fn mix(exact: Option<f32>, usual: f32, exact_weight: f32) -> f32 {
+    match exact {
+        Some(e) => exact_weight * e + (1.0 - exact_weight) * usual,
+        None => usual,
     }
 }
 
@@ -52,7 +101,7 @@ pub fn for_each_batch<E: From<RecordError>>(
     files: &[PathBuf],
     part: Part,
     config: &TrainConfig,
-    tables: Option<&dyn EndgameTables>,
+    labels: &Labels,
     seed: u64,
     mut on_batch: impl FnMut(Batch) -> Result<(), E>,
 ) -> Result<u64, E> {
@@ -64,20 +113,23 @@ pub fn for_each_batch<E: From<RecordError>>(
         dedup: false,
     });
     let capacity = if train { config.shuffle_buffer.max(config.batch_size) } else { config.batch_size };
-    let mut buffer: Vec<([f32; INPUTS], f32, f32)> = Vec::with_capacity(capacity);
+    let mut buffer: Vec<Sampled> = Vec::with_capacity(capacity);
     let mut xs = Vec::with_capacity(config.batch_size * INPUTS);
     let mut rs = Vec::with_capacity(config.batch_size);
     let mut ss = Vec::with_capacity(config.batch_size);
+    let mut es = Vec::with_capacity(config.batch_size);
     let mut count = 0u64;
-    let mut emit = |buffer: &mut Vec<([f32; INPUTS], f32, f32)>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
+    let mut emit = |buffer: &mut Vec<Sampled>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
         while buffer.len() >= capacity || (all && !buffer.is_empty()) {
             xs.clear();
             rs.clear();
             ss.clear();
-            let mut take = |(f, r, s): ([f32; INPUTS], f32, f32)| {
+            es.clear();
+            let mut take = |(f, r, s, e): Sampled| {
                 xs.extend_from_slice(&f);
                 rs.push(r);
                 ss.push(s);
+                es.push(e);
             };
             if train {
                 for _ in 0..config.batch_size.min(buffer.len()) {
@@ -88,7 +140,7 @@ pub fn for_each_batch<E: From<RecordError>>(
                 buffer.drain(..n).for_each(&mut take);
             }
             count += rs.len() as u64;
-            on_batch(Batch { features: &xs, results: &rs, scores: &ss })?;
+            on_batch(Batch { features: &xs, results: &rs, scores: &ss, exact: &es })?;
             if !all && buffer.len() < capacity {
                 break;
             }
@@ -102,9 +154,12 @@ pub fn for_each_batch<E: From<RecordError>>(
                 continue;
             }
             for s in samples.of_game(&game) {
+                // The exact value is looked up before mirroring: the stores
+                // hold positions as games reach them (mirrored, the value
+                // is the same).
+                let exact = if config.exact_weight > 0.0 { labels.exact(&s.position) } else { None };
                 let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
-                let (result, score) = s.training_values(tables);
-                buffer.push((features(&pos), result, score));
+                buffer.push((features(&pos), s.result, score_target(s.result, s.score), exact));
                 if buffer.len() >= capacity {
                     emit(&mut buffer, &mut rng, false)?;
                 }
@@ -115,22 +170,22 @@ pub fn for_each_batch<E: From<RecordError>>(
     Ok(count)
 }
 
+/// A sample as buffered: features, result, squashed score, exact value.
+type Sampled = ([f32; INPUTS], f32, f32, Option<f32>);
+
 /// Sample counts of a run's data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub train: u64,
     pub validation: u64,
-    /// Samples of both parts whose target is exact (from the tables).
+    /// Samples of both parts with an exact value (from the tables or
+    /// stores), counted whatever `exact_weight` is.
     pub exact: u64,
 }
 
 /// Counts the samples of each part without building them (for progress and
-/// the learning-rate schedule), and those the tables give exact targets.
-pub fn count(
-    files: &[PathBuf],
-    config: &TrainConfig,
-    tables: Option<&dyn EndgameTables>,
-) -> Result<Counts, RecordError> {
+/// the learning-rate schedule), and those with an exact value.
+pub fn count(files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result<Counts, RecordError> {
     let mut samples = Samples::new(SampleOptions {
         skip_opening: config.skip_opening,
         skip_forced_captures: config.skip_forced_captures,
@@ -142,7 +197,7 @@ pub fn count(
             let game = game?;
             let of_game = samples.of_game(&game);
             let n = of_game.len() as u64;
-            counts.exact += of_game.iter().filter(|s| exact_target(tables, &s.position).is_some()).count() as u64;
+            counts.exact += of_game.iter().filter(|s| labels.exact(&s.position).is_some()).count() as u64;
             if is_validation(&game.record, config.validation_fraction) {
                 counts.validation += n;
             } else {
@@ -151,4 +206,33 @@ pub fn count(
         }
     }
     Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_values_mix_into_every_target_by_their_weight() {
+        let features = vec![0.0; 3 * INPUTS];
+        // A won game, a lost one whose position is exactly drawn, and a
+        // drawn one whose position is exactly won.
+        let (results, scores) = ([1.0, 0.0, 0.5], [0.8, 0.2, 0.6]);
+        let exact = [None, Some(0.5), Some(1.0)];
+        let b = Batch { features: &features, results: &results, scores: &scores, exact: &exact };
+        let close = |a: &[f32], b: &[f32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
+        // Weight 0: the usual targets.
+        assert!(close(&b.targets(0.5, 0.0), &[0.9, 0.1, 0.55]));
+        // Weight 1: the exact value wherever there is one.
+        assert!(close(&b.targets(0.5, 1.0), &[0.9, 0.5, 1.0]));
+        // Half and half.
+        assert!(close(&b.targets(0.5, 0.5), &[0.9, 0.3, 0.775]));
+        assert!(close(&b.exact_scores(0.5), &[0.8, 0.35, 0.8]));
+        let classes = b.classes(0.25);
+        assert!(close(&classes[..3], &[1.0, 0.0, 0.0]));
+        assert!(close(&classes[3..6], &[0.0, 0.25, 0.75]));
+        assert!(close(&classes[6..], &[0.25, 0.75, 0.0]));
+        // Each row is a distribution.
+        assert!(classes.chunks(3).all(|c| (c.iter().sum::<f32>() - 1.0).abs() < 1e-6));
+    }
 }

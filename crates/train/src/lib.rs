@@ -14,6 +14,7 @@
 
 mod config;
 mod data;
+mod labels;
 mod model;
 mod train;
 mod widen;
@@ -21,6 +22,7 @@ mod widen;
 pub use alq_records::{exact_target, is_validation, score_target, target};
 pub use config::TrainConfig;
 pub use data::{count, for_each_batch, Batch, Counts, Part};
+pub use labels::Labels;
 pub use model::ValueNet;
 pub use train::{
     initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainError, TrainSummary,

@@ -17,6 +17,7 @@ use alq_records::{write_atomic, RecordError};
 
 use crate::config::TrainConfig;
 use crate::data::{count, for_each_batch, Batch, Part};
+use crate::labels::Labels;
 use crate::model::ValueNet;
 
 #[derive(Debug, Error)]
@@ -114,29 +115,23 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
 /// sigmoid(logit) and the blended targets. A win/draw/loss network:
 /// `result_weight` times the cross-entropy of its softmax on the result's
 /// class, plus `1 - result_weight` times the binary cross-entropy of its
-/// expected score `p_win + p_draw / 2` on the squashed search score.
+/// expected score `p_win + p_draw / 2` on the squashed search score. Where
+/// a position has an exact value, it is mixed into each target by
+/// `exact_weight` ([`Batch::targets`], [`Batch::classes`]).
 fn batch_loss(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &Device) -> Tensor<1> {
     let n = batch.len();
     let x = Tensor::<2>::from_data(TensorData::new(batch.features.to_vec(), [n, INPUTS]), device);
     if !config.wdl {
-        let y = Tensor::<2>::from_data(TensorData::new(batch.targets(config.result_weight), [n, 1]), device);
+        let targets = batch.targets(config.result_weight, config.exact_weight);
+        let y = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
         return (sigmoid(model.forward(x)) - y).square().mean();
     }
-    let classes: Vec<f32> = batch
-        .results
-        .iter()
-        .flat_map(|&r| match r {
-            r if r > 0.75 => [1.0, 0.0, 0.0],
-            r if r > 0.25 => [0.0, 1.0, 0.0],
-            _ => [0.0, 0.0, 1.0],
-        })
-        .collect();
-    let classes = Tensor::<2>::from_data(TensorData::new(classes, [n, 3]), device);
+    let classes = Tensor::<2>::from_data(TensorData::new(batch.classes(config.exact_weight), [n, 3]), device);
     let log_p = log_softmax(model.forward(x), 1);
     let cross_entropy = (classes * log_p.clone()).sum_dim(1).neg().mean();
     let halves = Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 0.5, 0.0], [3, 1]), device);
     let expected = log_p.exp().matmul(halves).clamp(1e-6, 1.0 - 1e-6);
-    let s = Tensor::<2>::from_data(TensorData::new(batch.scores.to_vec(), [n, 1]), device);
+    let s = Tensor::<2>::from_data(TensorData::new(batch.exact_scores(config.exact_weight), [n, 1]), device);
     let score_loss = (s.clone() * expected.clone().log()
         + (s.neg().add_scalar(1.0)) * expected.neg().add_scalar(1.0).log())
     .neg()
@@ -194,8 +189,8 @@ pub fn train(
             Some(tb)
         }
     };
-    let tables: Option<&dyn alq_engine::EndgameTables> = tables.as_deref().map(|t| t as _);
-    let counts = count(files, config, tables)?;
+    let labels = Labels::open(config.rules, tables.as_deref(), &config.stores)?;
+    let counts = count(files, config, &labels)?;
     let (train_samples, validation_samples) = (counts.train, counts.validation);
     progress(Event::Counted { train_samples, validation_samples, exact_samples: counts.exact });
     if train_samples == 0 || validation_samples == 0 {
@@ -246,7 +241,7 @@ pub fn train(
         let (mut loss_sum, mut seen) = (0.0f64, 0u64);
         let mut lr = config.learning_rate;
         let epoch_seed = fnv1a64(format!("{}:{epoch}", config.seed).as_bytes());
-        for_each_batch::<TrainError>(files, Part::Train, config, tables, epoch_seed, |batch| {
+        for_each_batch::<TrainError>(files, Part::Train, config, &labels, epoch_seed, |batch| {
             let step_lr = scheduler.step();
             lr = step_lr.base();
             let loss = batch_loss(&model, &batch, config, &device);
@@ -259,7 +254,7 @@ pub fn train(
             Ok(())
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        let validation_loss = validate(&model, files, config, tables)?;
+        let validation_loss = validate(&model, files, config, &labels)?;
         let metrics = EpochMetrics {
             epoch,
             train_loss: loss_sum / seen.max(1) as f64,
@@ -350,16 +345,11 @@ pub fn training_device() -> Device {
 }
 
 /// The mean validation loss of `model`.
-fn validate(
-    model: &ValueNet,
-    files: &[PathBuf],
-    config: &TrainConfig,
-    tables: Option<&dyn alq_engine::EndgameTables>,
-) -> Result<f64, TrainError> {
+fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result<f64, TrainError> {
     let plain = model.valid();
     let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
-    for_each_batch::<TrainError>(files, Part::Validation, config, tables, 0, |batch| {
+    for_each_batch::<TrainError>(files, Part::Validation, config, labels, 0, |batch| {
         let loss: f32 = batch_loss(&plain, &batch, config, &device).into_scalar();
         sum += loss as f64 * batch.len() as f64;
         n += batch.len() as u64;

@@ -206,8 +206,8 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     // Counting with the tables: some samples of real games are covered.
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
     let config = small_config();
-    let without = alq_train::count(&data, &config, None).unwrap();
-    let with = alq_train::count(&data, &config, Some(dyn_tables)).unwrap();
+    let without = alq_train::count(&data, &config, &alq_train::Labels::none()).unwrap();
+    let with = alq_train::count(&data, &config, &alq_train::Labels::tables(Some(dyn_tables))).unwrap();
     assert_eq!((without.train, without.validation, without.exact), (with.train, with.validation, 0));
     assert!(with.exact > 0 && with.exact < with.train + with.validation, "{with:?}");
 
@@ -226,6 +226,94 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     let bad = TrainConfig { tablebase: "/no/such/tables".into(), ..small_config() };
     let err = train(&bad, &data, &out_dir("bad-tables"), false, |_| {}).unwrap_err().to_string();
     assert!(err.contains("tablebase") && err.contains("/no/such/tables"), "{err}");
+
+    stores_give_exact_targets_beyond_the_tables(&tables, &tb, &data, with.exact);
+}
+
+/// A store the oracle wrote while settling positions of real games (over
+/// the ≤ 4 tables) labels exactly those positions, beyond the tables; a
+/// training run counts and uses them; a bad store is refused by name.
+fn stores_give_exact_targets_beyond_the_tables(
+    tables: &alq_tablebase::Tablebase,
+    tb: &std::path::Path,
+    data: &[PathBuf],
+    exact_from_tables: u64,
+) {
+    use alq_engine::{Hce, HceWeights, RuleSet};
+    use alq_records::{RecordReader, SampleOptions, Samples};
+    let store_dir = out_dir("labels");
+    std::fs::create_dir_all(&store_dir).unwrap();
+    let store = store_dir.join("labels.store");
+    let mut oracle = alq_oracle::Oracle::new(
+        RuleSet::BrainKing,
+        Some(tables),
+        Box::new(Hce::new(HceWeights::default())),
+        alq_solver::Budget::nodes(20_000),
+    );
+    oracle.use_store(&store).unwrap();
+    // The last positions of the first games, where small searches settle.
+    let mut samples = Samples::new(SampleOptions::default());
+    let mut settled = Vec::new();
+    for game in RecordReader::open(&data[0]).unwrap().take(20) {
+        let of_game = samples.of_game(&game.unwrap());
+        for s in of_game.iter().rev().take(12) {
+            let answer = oracle.value(&s.position).unwrap();
+            if answer.source == alq_oracle::Source::Search && answer.value.is_exact() {
+                settled.push((s.position, answer.value));
+            }
+        }
+    }
+    oracle.save().unwrap();
+    drop(oracle);
+    assert!(settled.len() >= 5, "searches settled {} positions", settled.len());
+
+    let paths = vec![store.to_string_lossy().into_owned()];
+    let labels = alq_train::Labels::open(RuleSet::BrainKing, Some(tables), &paths).unwrap();
+    assert!(labels.stored_positions() > 0);
+    for (pos, value) in &settled {
+        let expected = match value {
+            alq_oracle::Value::Win => 1.0,
+            alq_oracle::Value::Draw => 0.5,
+            _ => 0.0,
+        };
+        assert_eq!(labels.exact(pos), Some(expected), "{pos}");
+        // The tables alone do not know them.
+        assert_eq!(alq_train::exact_target(Some(tables as &dyn alq_engine::EndgameTables), pos), None);
+    }
+    let config = small_config();
+    let counted = alq_train::count(data, &config, &labels).unwrap();
+    assert!(counted.exact > exact_from_tables, "{} with stores, {exact_from_tables} without", counted.exact);
+
+    // A run with the store and half weight reports the same count and trains.
+    let config = TrainConfig {
+        epochs: 1,
+        tablebase: tb.to_string_lossy().into_owned(),
+        stores: paths.clone(),
+        exact_weight: 0.5,
+        ..small_config()
+    };
+    let mut exact = None;
+    train(&config, data, &out_dir("with-stores"), false, |e| {
+        if let alq_train::Event::Counted { exact_samples, .. } = e {
+            exact = Some(exact_samples);
+        }
+    })
+    .unwrap();
+    assert_eq!(exact, Some(counted.exact));
+
+    // A missing or damaged store is named.
+    let damaged_dir = out_dir("damaged");
+    std::fs::create_dir_all(&damaged_dir).unwrap();
+    let damaged = damaged_dir.join("bad.store");
+    std::fs::write(&damaged, b"not a store").unwrap();
+    for bad in ["/no/such/labels.store".to_string(), damaged.to_string_lossy().into_owned()] {
+        let config = TrainConfig { stores: vec![bad.clone()], ..small_config() };
+        let err = train(&config, data, &out_dir("bad-store"), false, |_| {}).unwrap_err().to_string();
+        assert!(err.contains("stores") && err.contains(&bad), "{err}");
+    }
+    let config = TrainConfig { exact_weight: 1.5, ..small_config() };
+    let err = train(&config, data, &out_dir("bad-weight"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("exact_weight"), "{err}");
 }
 
 /// A run that starts from a network's weights (`init`; here the previously
