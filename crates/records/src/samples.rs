@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use alq_engine::{fnv1a64, EndgameTables, Exact, Position, Score, SCORE_SCALE};
+use alq_engine::{fnv1a64, EndgameTables, Position, Score, Wdl, SCORE_SCALE};
 
 use crate::record::{GameRecord, ReplayedGame};
 
@@ -150,16 +150,16 @@ pub fn score_target(result: f32, score: Option<Score>) -> f32 {
     }
 }
 
-/// The exact target of a position the tables cover: win 1, draw 0.5, loss
-/// 0 for the side to move.
+/// The exact target of a position the tables cover (distance or
+/// win/draw/loss tables alike): win 1, draw 0.5, loss 0 for the side to move.
 pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Option<f32> {
     let tables = tables?;
-    if !tables.covers(pos) {
+    if pos.occupied().count() > tables.wdl_max_pieces() {
         return None;
     }
-    Some(match tables.probe(pos)? {
-        Exact::Win(_) => 1.0,
-        Exact::Draw => 0.5,
-        Exact::Loss(_) => 0.0,
+    Some(match tables.probe_wdl(pos)? {
+        Wdl::Win => 1.0,
+        Wdl::Draw => 0.5,
+        Wdl::Loss => 0.0,
     })
 }

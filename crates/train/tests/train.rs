@@ -202,6 +202,20 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     assert_eq!(alq_train::exact_target(Some(dyn_tables), &won.with_side_to_move(alq_engine::Side::Black)), Some(0.0));
     assert_eq!(alq_train::exact_target(Some(dyn_tables), &Position::start()), None);
     assert_eq!(alq_train::exact_target(None, &won), None);
+    // Win/draw/loss tables (no distances) give the same targets.
+    let wdl_dir = out_dir("tables-wdl");
+    let options = alq_tablebase::BuildOptions {
+        pieces: 4,
+        shard: None,
+        rules: alq_engine::RuleSet::BrainKing,
+        kind: alq_tablebase::Kind::Wdl,
+    };
+    alq_tablebase::build(&wdl_dir, &options, &mut |_| {}).unwrap();
+    let wdl = alq_tablebase::Tablebase::open(&wdl_dir).unwrap();
+    let dyn_wdl: &dyn alq_engine::EndgameTables = &wdl;
+    assert_eq!(alq_train::exact_target(Some(dyn_wdl), &won), Some(1.0));
+    assert_eq!(alq_train::exact_target(Some(dyn_wdl), &won.with_side_to_move(alq_engine::Side::Black)), Some(0.0));
+    assert_eq!(alq_train::exact_target(Some(dyn_wdl), &Position::start()), None);
 
     // Counting with the tables: some samples of real games are covered.
     let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
