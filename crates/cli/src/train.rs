@@ -40,18 +40,21 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let mut train_samples = 0;
     let summary = pool.install(|| {
         train(&config, &files, &args.out, args.job.resume, |event| match event {
-            Event::Counted { train_samples: t, validation_samples: v, exact_samples: x } => {
+            Event::Counted { train_samples: t, validation_samples: v, exact_samples: x, exact_by_result: m } => {
                 train_samples = t;
                 let exact = if x > 0 {
                     format!(
-                        "; {x} ({:.1} %) with exact values from the tables or stores (weight {})",
+                        "; {x} ({:.1} %) with exact values from the tables or stores (weight {}): {}",
                         100.0 * x as f64 / (t + v).max(1) as f64,
-                        config.exact_weight
+                        config.exact_weight,
+                        describe_exact(&m)
                     )
                 } else {
                     String::new()
                 };
-                bar.println(format!("{t} training and {v} validation positions{exact}"));
+                // Printed whether or not the bar is drawn (it is hidden
+                // when quiet or not on a terminal).
+                bar.suspend(|| eprintln!("{t} training and {v} validation positions{exact}"));
             }
             Event::EpochStart { epoch, epochs } => {
                 bar.set_prefix(format!("epoch {epoch}/{epochs}"));
@@ -81,4 +84,18 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         summary.network.display()
     );
     Ok(())
+}
+
+/// What the exact values say against the games' results: `W won (a drawn,
+/// b lost in the game), D drawn (...), L lost (...)`.
+fn describe_exact(m: &[[u64; 3]; 3]) -> String {
+    let names = ["won", "drawn", "lost"];
+    (0..3)
+        .map(|e| {
+            let others: Vec<String> =
+                (0..3).filter(|&r| r != e).map(|r| format!("{} {} in the game", m[e][r], names[r])).collect();
+            format!("{} {} ({})", m[e].iter().sum::<u64>(), names[e], others.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }

@@ -307,6 +307,9 @@ fn label_values_training_positions_into_a_store_the_trainer_reads() {
         "--quiet",
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let printed = String::from_utf8_lossy(&out.stderr);
+    assert!(printed.contains("with exact values from the tables or stores (weight 0.5): "), "{printed}");
+    assert!(printed.contains(" in the game"), "{printed}");
     let resolved = std::fs::read_to_string(dir.join("net/config.toml")).unwrap();
     assert!(resolved.contains("labels.store") && resolved.contains("exact_weight = 0.5"), "{resolved}");
     // Bad input: a missing games file, no budget left, a damaged store.

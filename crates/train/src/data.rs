@@ -181,6 +181,28 @@ pub struct Counts {
     /// Samples of both parts with an exact value (from the tables or
     /// stores), counted whatever `exact_weight` is.
     pub exact: u64,
+    /// Those samples by exact value and by the game's result, both for the
+    /// side to move: `[exact][result]`, each indexed win 0, draw 1, loss 2.
+    /// Off the diagonal, the game ended otherwise than perfect play from
+    /// the position would have: what an exact target overrules.
+    pub exact_by_result: [[u64; 3]; 3],
+}
+
+impl Counts {
+    /// Exact samples whose game ended otherwise than their exact value.
+    pub fn exact_overruled(&self) -> u64 {
+        let m = &self.exact_by_result;
+        (0..3).flat_map(|e| (0..3).map(move |r| (e, r))).filter(|(e, r)| e != r).map(|(e, r)| m[e][r]).sum()
+    }
+}
+
+/// A value for the side to move as an index: win 0, draw 1, loss 2.
+fn class(v: f32) -> usize {
+    match v {
+        v if v > 0.75 => 0,
+        v if v > 0.25 => 1,
+        _ => 2,
+    }
 }
 
 /// Counts the samples of each part without building them (for progress and
@@ -197,7 +219,12 @@ pub fn count(files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result
             let game = game?;
             let of_game = samples.of_game(&game);
             let n = of_game.len() as u64;
-            counts.exact += of_game.iter().filter(|s| labels.exact(&s.position).is_some()).count() as u64;
+            for s in &of_game {
+                if let Some(exact) = labels.exact(&s.position) {
+                    counts.exact += 1;
+                    counts.exact_by_result[class(exact)][class(s.result)] += 1;
+                }
+            }
             if is_validation(&game.record, config.validation_fraction) {
                 counts.validation += n;
             } else {

@@ -73,11 +73,14 @@ struct State {
 
 /// Progress reports.
 pub enum Event<'a> {
-    /// Samples of each part, and of both those with exact targets from the tables.
+    /// Samples of each part, and of both those with exact values from the
+    /// tables or stores, by exact value and game result
+    /// ([`crate::Counts::exact_by_result`]).
     Counted {
         train_samples: u64,
         validation_samples: u64,
         exact_samples: u64,
+        exact_by_result: [[u64; 3]; 3],
     },
     EpochStart {
         epoch: usize,
@@ -192,7 +195,12 @@ pub fn train(
     let labels = Labels::open(config.rules, tables.as_deref(), &config.stores)?;
     let counts = count(files, config, &labels)?;
     let (train_samples, validation_samples) = (counts.train, counts.validation);
-    progress(Event::Counted { train_samples, validation_samples, exact_samples: counts.exact });
+    progress(Event::Counted {
+        train_samples,
+        validation_samples,
+        exact_samples: counts.exact,
+        exact_by_result: counts.exact_by_result,
+    });
     if train_samples == 0 || validation_samples == 0 {
         return Err(TrainError::Invalid(format!(
             "too little data: {train_samples} training and {validation_samples} validation positions"

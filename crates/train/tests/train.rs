@@ -224,6 +224,9 @@ fn tables_give_exact_targets_and_their_share_is_counted() {
     let with = alq_train::count(&data, &config, &alq_train::Labels::tables(Some(dyn_tables))).unwrap();
     assert_eq!((without.train, without.validation, without.exact), (with.train, with.validation, 0));
     assert!(with.exact > 0 && with.exact < with.train + with.validation, "{with:?}");
+    // Every exact sample is counted once by exact value and result.
+    assert_eq!(with.exact_by_result.iter().flatten().sum::<u64>(), with.exact);
+    assert!(with.exact_overruled() < with.exact, "{with:?}");
 
     // A training run with tables reports the share and trains.
     let out = out_dir("with-tables");
