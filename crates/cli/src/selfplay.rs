@@ -16,6 +16,10 @@ pub struct SelfplayArgs {
     /// Output folder: games.csv and run.toml are written there.
     #[arg(long, value_name = "DIR")]
     out: PathBuf,
+    /// The player (overrides the config's `player`): `hce`, `nn`, a network
+    /// file, `random`, `greedy` or `perfect`, as in `alq match`.
+    #[arg(long, value_name = "SPEC")]
+    player: Option<String>,
     /// Games of the whole run (all shards together).
     #[arg(long, value_name = "N")]
     games: Option<u64>,
@@ -45,6 +49,9 @@ pub struct SelfplayArgs {
 pub fn run(args: SelfplayArgs) -> anyhow::Result<()> {
     let mut config: SelfplayConfig = crate::load_toml(args.config.as_deref())?;
     config.rules = args.rules.or(config.rules);
+    if let Some(p) = args.player {
+        config.player = p;
+    }
     if let Some(g) = args.games {
         config.games = g;
     }

@@ -159,6 +159,32 @@ fn selfplay_records_and_stats() {
     let again = alq(&["selfplay", "--out", out.to_str().unwrap(), "--games", "6", "--nodes", "200", "--quiet"]);
     assert_eq!(again.status.code(), Some(2));
 
+    // The blunder table's unbalanced-book config, with the player given as
+    // a flag: each game starts with its line of the book, then the player's own moves.
+    let unbalanced = dir.join("unbalanced");
+    let run = alq(&[
+        "selfplay",
+        "--config",
+        "../../configs/blunder-unbalanced.toml",
+        "--player",
+        "greedy",
+        "--games",
+        "4",
+        "--out",
+        unbalanced.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let (games, _) = alq_records::read_all(&[unbalanced.join("games.csv")], false).unwrap();
+    let book = std::fs::read_to_string("../../configs/unbalanced-10.csv").unwrap();
+    let first_line = book.lines().nth(1).unwrap().split(',').next().unwrap().trim_matches('"').to_string();
+    assert_eq!(games.len(), 4);
+    assert!(games.iter().all(|g| g.record.white == "greedy" && g.record.opening_plies == 10), "{:?}", games[0].record);
+    let played: Vec<String> = games[0].game.moves().iter().take(10).map(|m| m.to_string()).collect();
+    assert_eq!(played.join(" "), first_line);
+    let bad = alq(&["selfplay", "--player", "nobody", "--games", "2", "--out", dir.join("y").to_str().unwrap()]);
+    assert_eq!(bad.status.code(), Some(2));
+
     let bad_config = dir.join("bad.toml");
     std::fs::write(&bad_config, "games = 4\nnodez = 10\n").unwrap();
     let bad = alq(&["selfplay", "--config", bad_config.to_str().unwrap(), "--out", dir.join("x").to_str().unwrap()]);

@@ -33,7 +33,8 @@ pub struct OpeningConfig {
     /// Softmax temperature in centipawns for those moves (higher: more varied).
     pub temperature: f64,
     /// An opening book (as written by `alq openings`, or one line of moves per
-    /// row); empty for none. Game i starts with line i modulo the book's
+    /// row), or a shipped book by name (`balanced`, `unbalanced`) when no
+    /// file of that name exists; empty for none. Game i starts with line i modulo the book's
     /// size, then the random and sampled plies follow.
     pub book: String,
     /// After those, this many choices drawn uniformly among the moves that
@@ -261,7 +262,11 @@ pub fn load_book(config: &SelfplayConfig) -> Result<Vec<Opening>, SelfplayError>
             .map_err(|e| SelfplayError::Invalid(format!("opening line {line:?}: {e}")));
     }
     let path = Path::new(config.opening.book.trim());
-    let text = std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?;
+    // A shipped book by name (`balanced`, `unbalanced`) when no file has it.
+    let text = match alq_play::shipped_book(config.opening.book.trim()) {
+        Some(text) if !path.exists() => text.to_string(),
+        _ => std::fs::read_to_string(path).map_err(|error| SelfplayError::Io { path: path.to_path_buf(), error })?,
+    };
     alq_play::openings::parse_book(config.rules, &text)
         .map_err(|e| SelfplayError::Invalid(format!("book {}: {e}", path.display())))
 }

@@ -175,6 +175,18 @@ fn bad_configs_and_data_are_refused() {
     assert!(err.contains("epochz"), "{err}");
     let shipped: TrainConfig = toml::from_str(include_str!("../../../configs/train.toml")).unwrap();
     assert_eq!(shipped, TrainConfig::default(), "the shipped config documents the defaults");
+    // The exact-target experiments' configs are valid and differ only in
+    // where exact values come from and how much they weigh.
+    let base: TrainConfig = toml::from_str(include_str!("../../../configs/exact-targets/train-base.toml")).unwrap();
+    for text in [
+        include_str!("../../../configs/exact-targets/train-tables.toml"),
+        include_str!("../../../configs/exact-targets/train-labels.toml"),
+        include_str!("../../../configs/exact-targets/train-labels-half.toml"),
+    ] {
+        let c: TrainConfig = toml::from_str(text).unwrap();
+        c.validate().unwrap();
+        assert_eq!(TrainConfig { tablebase: String::new(), stores: Vec::new(), exact_weight: 1.0, ..c }, base);
+    }
 }
 
 #[test]
