@@ -18,7 +18,8 @@ use alq_train::TrainConfig;
 /// left out by default) is valued by the oracle: the end, the --tb tables,
 /// the store, then a threshold search within --movetime or --nodes. What
 /// the searches settle is written to --store (merged, atomically, as the
-/// run goes: a rerun continues where a kill stopped). Train on it with
+/// run goes: a rerun continues where a kill stopped; the store exists at
+/// the end even when nothing was settled). Train on it with
 /// `stores = ["FILE"]` under `[train]` (and `tablebase` for the positions
 /// the tables cover, which the store does not repeat); `exact_weight` sets
 /// how much the exact values weigh.
@@ -35,7 +36,7 @@ pub struct LabelArgs {
     #[arg(long, value_name = "FILE")]
     store: PathBuf,
     /// Endgame tables (any kind): positions they cover are valued at once
-    /// and are leaves of the searches.
+    /// and are leaves of the searches (default: the config's `tablebase`).
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
     /// Training settings (TOML, as for `alq train`): which positions are
@@ -74,7 +75,13 @@ pub fn run(args: LabelArgs) -> anyhow::Result<()> {
     let rules = config.rules;
     let threads = crate::worker_threads(args.threads)?;
     let budget = crate::oracle::budget(args.nodes, args.movetime, Duration::from_millis(20), args.hash);
-    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
+    // The tables: --tb, else the config's `tablebase` (those the trainer
+    // will read beside the store).
+    let tb_dir = args.tb.clone().or_else(|| {
+        let dir = config.tablebase.trim();
+        (!dir.is_empty()).then(|| PathBuf::from(dir))
+    });
+    let tb = tb_dir.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     let files = alq_report::game_files(&args.games).context("cannot list the games")?;
     let options = SampleOptions {
         skip_opening: config.skip_opening,
@@ -93,7 +100,7 @@ pub fn run(args: LabelArgs) -> anyhow::Result<()> {
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
     eprintln!(
-        "{} distinct positions to value; the store {} holds {} settled questions",
+        "{} distinct positions to value; the store {} holds {} positions",
         positions.len(),
         args.store.display(),
         oracles[0].known_positions()

@@ -312,6 +312,13 @@ fn label_values_training_positions_into_a_store_the_trainer_reads() {
     assert!(printed.contains(" in the game"), "{printed}");
     let resolved = std::fs::read_to_string(dir.join("net/config.toml")).unwrap();
     assert!(resolved.contains("labels.store") && resolved.contains("exact_weight = 0.5"), "{resolved}");
+    // A run that settles nothing still writes its store, so that a
+    // training config naming it works.
+    let empty = dir.join("empty.store");
+    let out = alq(&["label", "--games", games, "--store", empty.to_str().unwrap(), "--max-pieces", "2", "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).starts_with("0 positions: 0 exact"), "{}", stdout(&out));
+    assert!(empty.exists());
     // Bad input: a missing games file, no budget left, a damaged store.
     for args in [
         &["label", "--games", "/no/such.csv", "--store", s][..],

@@ -49,8 +49,9 @@ impl From<&PlyProgress> for LabelReport {
 /// worker thread, each using `store` as its store: see
 /// [`crate::atlas::settle`]), each search within `budget`; positions the
 /// oracles know already (exact or a bound) are not searched again, so a
-/// rerun after a kill continues. `on_progress` is called after each
-/// position with the counts so far.
+/// rerun after a kill continues. At the end `store` exists and holds every
+/// oracle's answers. `on_progress` is called after each position with the
+/// counts so far.
 ///
 /// # Errors
 ///
@@ -69,9 +70,15 @@ pub fn label(
         *last.lock().unwrap_or_else(|e| e.into_inner()) = report;
         on_progress(&report);
     })?;
+    // Every oracle writes once more, one after the other, each merging with
+    // the file: it then holds all of their answers (and exists, even when
+    // nothing was settled); the first oracle reads it back.
+    for oracle in oracles {
+        oracle.save_now()?;
+    }
+    oracles[0].read_store(store)?;
     // A search settles more than the position it was asked about: count
-    // again from what the first oracle knows now (after the ply, every
-    // oracle holds every oracle's results).
+    // again from what the store holds.
     let mut report = last.into_inner().unwrap_or_else(|e| e.into_inner());
     report.exact = 0;
     for pos in positions {

@@ -109,6 +109,10 @@ pub struct Oracle<'a> {
     save_every: Duration,
 }
 
+/// Held while a store file is read, merged and written, so that oracles of
+/// one process sharing a file never drop each other's answers.
+static SAVING: Mutex<()> = Mutex::new(());
+
 /// After a search, the user's store is written when the last write is at
 /// least this old (and always when the oracle is dropped, or by
 /// [`Oracle::save`]): a large store takes a second or more to write.
@@ -417,6 +421,18 @@ impl<'a> Oracle<'a> {
         self.saved.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// [`Oracle::save`] whether or not anything new was settled: the file
+    /// then holds everything this oracle knows from its searches and the
+    /// file, and exists (empty if need be) afterwards.
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::save`].
+    pub fn save_now(&self) -> Result<(), OracleError> {
+        self.unsaved.store(true, Ordering::SeqCst);
+        self.save()
+    }
+
     /// Writes what the oracle settled to the user's store, merged with the
     /// file as it is now (another process may have added to it; a file
     /// unchanged since this oracle wrote it is not read again); nothing
@@ -432,6 +448,9 @@ impl<'a> Oracle<'a> {
         if !self.unsaved.swap(false, Ordering::SeqCst) {
             return Ok(());
         }
+        // The oracles of one run (one per worker thread) share a store file:
+        // two read-merge-writes at once would drop the first one's answers.
+        let _one_at_a_time = SAVING.lock().unwrap_or_else(|e| e.into_inner());
         let mut saved = self.saved_lock();
         let mut store = self.lock().proven_store();
         let stamp = |p: &Path| std::fs::metadata(p).ok().and_then(|m| Some((m.modified().ok()?, m.len())));

@@ -49,16 +49,16 @@ pub(crate) fn label_generation(
     let tables = match config.train.tablebase.trim() {
         "" => None,
         dir => {
-            let tb =
-                alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| failed(&format!("tablebase: {e}")))?;
-            tb.expect_rules(config.rules).map_err(|e| failed(&format!("tablebase: {e}")))?;
+            let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
+                .map_err(|e| failed(&format!("train.tablebase: {e}")))?;
+            tb.expect_rules(config.rules).map_err(|e| failed(&format!("train.tablebase: {e}")))?;
             Some(tb)
         }
     };
     let budget = Budget {
         nodes: (stage.movetime == 0).then_some(stage.nodes),
         time: (stage.movetime > 0).then(|| std::time::Duration::from_millis(stage.movetime)),
-        memory_bytes: (stage.hash as usize) << 20,
+        memory_bytes: (stage.hash as usize).saturating_mul(1 << 20),
     };
     let store = labels_store(out, g);
     let oracles = (0..rayon::current_num_threads().max(1))

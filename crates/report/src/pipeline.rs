@@ -97,7 +97,7 @@ impl PipelineSummary<'_> {
              Endgame accuracy: the best player's moves that keep a win or a draw in random positions judged by the \
              tables of `[accuracy]` (when the run names them).\n\n\
              Exact labels: the generation's training positions the oracle valued exactly (`[label]`, when the run \
-             labels), of all its distinct ones.\n\n\
+             labels), of all its distinct ones (with at most `max_pieces` pieces when set).\n\n\
              | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) | exact labels |\n|---|---|---|---|---|---|---|---|---|---|\n",
             gate_limits = self.gate.limits,
             gate_book = self.gate.openings,

@@ -312,6 +312,22 @@ fn stores_give_exact_targets_beyond_the_tables(
     let config = small_config();
     let counted = alq_train::count(data, &config, &labels).unwrap();
     assert!(counted.exact > exact_from_tables, "{} with stores, {exact_from_tables} without", counted.exact);
+    // The batches carry exactly those values, mirrored positions included;
+    // with exact_weight 0 none are looked up.
+    let in_batches = |config: &TrainConfig| {
+        let mut seen = 0u64;
+        for part in [alq_train::Part::Train, alq_train::Part::Validation] {
+            alq_train::for_each_batch::<alq_records::RecordError>(data, part, config, &labels, 7, |b| {
+                seen += b.exact.iter().filter(|e| e.is_some()).count() as u64;
+                Ok(())
+            })
+            .unwrap();
+        }
+        seen
+    };
+    assert!(config.mirror);
+    assert_eq!(in_batches(&config), counted.exact);
+    assert_eq!(in_batches(&TrainConfig { exact_weight: 0.0, ..small_config() }), 0);
 
     // A run with the store and half weight reports the same count and trains.
     let config = TrainConfig {
