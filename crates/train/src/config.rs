@@ -57,6 +57,12 @@ pub struct TrainConfig {
     /// squashed score). 1 (the default) replaces the usual target; 0 uses
     /// no exact value at all.
     pub exact_weight: f32,
+    /// Whether exact draws are targets too (the default); without them
+    /// only won and lost positions get their exact value, and drawn ones
+    /// keep the usual target (the game's result and the search score),
+    /// which tells the drawn positions a fallible opponent goes on to lose
+    /// from the others.
+    pub exact_draws: bool,
     /// The rule set of the games (`brainking` or `classic`): records of other
     /// rules and tables built for other rules are refused, and the network
     /// file names it.
@@ -91,6 +97,7 @@ impl Default for TrainConfig {
             tablebase: String::new(),
             stores: Vec::new(),
             exact_weight: 1.0,
+            exact_draws: true,
             rules: alq_engine::RuleSet::BrainKing,
             init: String::new(),
         }

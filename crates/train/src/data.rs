@@ -158,6 +158,7 @@ pub fn for_each_batch<E: From<RecordError>>(
                 // hold positions as games reach them (mirrored, the value
                 // is the same).
                 let exact = if config.exact_weight > 0.0 { labels.exact(&s.position) } else { None };
+                let exact = exact.filter(|&e| config.exact_draws || e != 0.5);
                 let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
                 buffer.push((features(&pos), s.result, score_target(s.result, s.score), exact));
                 if buffer.len() >= capacity {

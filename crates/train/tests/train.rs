@@ -182,10 +182,14 @@ fn bad_configs_and_data_are_refused() {
         include_str!("../../../configs/exact-targets/train-tables.toml"),
         include_str!("../../../configs/exact-targets/train-labels.toml"),
         include_str!("../../../configs/exact-targets/train-labels-half.toml"),
+        include_str!("../../../configs/exact-targets/train-labels-quarter.toml"),
+        include_str!("../../../configs/exact-targets/train-labels-decisive.toml"),
     ] {
         let c: TrainConfig = toml::from_str(text).unwrap();
         c.validate().unwrap();
-        assert_eq!(TrainConfig { tablebase: String::new(), stores: Vec::new(), exact_weight: 1.0, ..c }, base);
+        let plain =
+            TrainConfig { tablebase: String::new(), stores: Vec::new(), exact_weight: 1.0, exact_draws: true, ..c };
+        assert_eq!(plain, base);
     }
 }
 
@@ -328,6 +332,11 @@ fn stores_give_exact_targets_beyond_the_tables(
     assert!(config.mirror);
     assert_eq!(in_batches(&config), counted.exact);
     assert_eq!(in_batches(&TrainConfig { exact_weight: 0.0, ..small_config() }), 0);
+    // Without exact draws only the won and lost positions keep theirs.
+    let m = counted.exact_by_result;
+    let decisive: u64 = m[0].iter().chain(&m[2]).sum();
+    assert!(decisive > 0 && decisive < counted.exact, "{m:?}");
+    assert_eq!(in_batches(&TrainConfig { exact_draws: false, ..small_config() }), decisive);
 
     // A run with the store and half weight reports the same count and trains.
     let config = TrainConfig {
