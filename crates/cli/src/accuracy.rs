@@ -24,7 +24,10 @@ use alq_solver::Budget;
 ///
 /// Output, per player (by the names in the records): moves, kept, half and
 /// full points lost, unknown; the error rate among the known moves and the
-/// errors per game with 95 % intervals; how often the player made the
+/// errors per game with 95 % intervals; the errors at least a game (those
+/// found, plus one for each stretch between two known values over which the
+/// player's value fell without an error of its found there: a game from a
+/// drawn start that the player lost holds one); how often the player made the
 /// game's first error, and at which ply on average; and the same counts per
 /// phase (opening: plies 1–10; endgame: ≤ 12 pieces on the board; middle:
 /// the rest). `--json` prints one object instead.
@@ -53,7 +56,8 @@ pub struct AccuracyArgs {
     nodes: Option<u64>,
     /// One JSON object: {"games", "players": {NAME: {"games", "moves",
     /// "kept", "half_lost", "full_lost", "unknown", "phases": {PHASE: {…}},
-    /// "errors_per_game", "error_rate", "first_errors", …}}, "first_errors":
+    /// "errors_per_game", "implied_errors", "errors_at_least_per_game",
+    /// "error_rate", "first_errors", …}}, "first_errors":
     /// [{"game", "ply", "side", "player", "verdict", "phase", "pieces"} or
     /// null, one per game]}.
     #[arg(long)]
@@ -180,7 +184,7 @@ pub fn print_grades(report: &GradeReport) {
         .collect();
     println!("drawn by exact value after ply k (drawn/known/still going): {}", marks.join("  "));
     println!(
-        "{:<28} {:>6} {:>7} {:>7} {:>6} {:>6} {:>7}  {:<24} {:<22} {:>6} {:>6}",
+        "{:<28} {:>6} {:>7} {:>7} {:>6} {:>6} {:>7}  {:<24} {:<22} {:<22} {:>6} {:>6}",
         "player",
         "games",
         "moves",
@@ -190,6 +194,7 @@ pub fn print_grades(report: &GradeReport) {
         "unknown",
         "error rate [95%]",
         "errors/game [95%]",
+        "at least/game [95%]",
         "first",
         "ply"
     );
@@ -197,7 +202,7 @@ pub fn print_grades(report: &GradeReport) {
         let c = &p.counts;
         let r = c.error_rate();
         println!(
-            "{:<28} {:>6} {:>7} {:>7} {:>6} {:>6} {:>7}  {:<24} {:<22} {:>6} {:>6}",
+            "{:<28} {:>6} {:>7} {:>7} {:>6} {:>6} {:>7}  {:<24} {:<22} {:<22} {:>6} {:>6}",
             name,
             p.games,
             c.moves,
@@ -207,6 +212,10 @@ pub fn print_grades(report: &GradeReport) {
             c.unknown,
             percent(&r),
             format!("{:.3} [{:.3}, {:.3}]", p.errors_per_game, p.errors_per_game_ci95[0], p.errors_per_game_ci95[1]),
+            format!(
+                "{:.3} [{:.3}, {:.3}]",
+                p.errors_at_least_per_game, p.errors_at_least_per_game_ci95[0], p.errors_at_least_per_game_ci95[1]
+            ),
             p.first_errors,
             p.mean_first_error_ply.map_or("-".to_string(), |v| format!("{v:.1}")),
         );

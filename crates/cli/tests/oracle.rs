@@ -191,7 +191,7 @@ fn accuracy_grades_every_move_and_match_grade_adds_it() {
     assert_eq!(json["first_errors"].as_array().map(Vec::len), Some(4));
     let players = json["players"].as_object().unwrap();
     assert_eq!(players.len(), 2, "{json}");
-    let mut total = 0;
+    let (mut total, mut at_least) = (0, 0.0);
     for (name, p) in players {
         let n = |k: &str| p[k].as_u64().unwrap();
         assert_eq!(n("moves"), n("kept") + n("half_lost") + n("full_lost") + n("unknown"), "{name}: {p}");
@@ -204,7 +204,14 @@ fn accuracy_grades_every_move_and_match_grade_adds_it() {
         // of each side are graded, not unknown.
         assert!(phases["opening"]["kept"].as_u64().unwrap() + phases["opening"]["half_lost"].as_u64().unwrap() >= 8);
         total += n("moves");
+        let f = |k: &str| p[k].as_f64().unwrap();
+        assert!(f("errors_at_least_per_game") >= f("errors_per_game"), "{name}: {p}");
+        at_least += f("errors_at_least_per_game") * 4.0;
     }
+    // The start is a draw: each decisive game holds an error at least.
+    let results = std::fs::read_to_string(&games).unwrap();
+    let decisive = results.lines().filter(|l| l.contains(",1-0,") || l.contains(",0-1,")).count() as f64;
+    assert!(decisive > 0.0 && at_least + 1e-9 >= decisive, "{at_least} errors at least, {decisive} decisive games");
     // Every move of every game was graded, by one side or the other.
     let mut reader = csv::Reader::from_path(&games).unwrap();
     let column = reader.headers().unwrap().iter().position(|h| h == "plies").unwrap();

@@ -15,7 +15,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use alq_engine::{Position, Side};
+use alq_engine::{Position, Side, Wdl};
 use alq_oracle::{Oracle, OracleError, Value};
 use alq_records::{GameError, GameRecord};
 use alq_solver::Budget;
@@ -151,6 +151,42 @@ impl GradedGame {
         self.moves.iter().find(|m| m.verdict.is_error())
     }
 
+    /// Errors the values imply that the grading did not find move by move,
+    /// `[White's, Black's]`: a stretch of the players' own moves between two
+    /// positions of known value over which a side's value fell (White's
+    /// value falls only by White's moves, and rises only by Black's) holds at
+    /// least one error of that side; it counts once when none of that
+    /// side's moves in it was found to err. A lower bound: a stretch whose
+    /// value came back (an error answered by one) counts nothing.
+    pub fn implied_errors(&self) -> [u64; 2] {
+        let chosen: std::collections::HashSet<u32> = self.moves.iter().map(|m| m.ply).collect();
+        let known: Vec<(usize, f64)> = self
+            .white_values
+            .iter()
+            .enumerate()
+            .filter_map(|(i, v)| {
+                v.wdl().map(|w| (i, f64::from(u8::from(w == Wdl::Win) * 2 + u8::from(w == Wdl::Draw))))
+            })
+            .collect();
+        let mut implied = [0u64; 2];
+        for pair in known.windows(2) {
+            let ((i, a), (j, b)) = (pair[0], pair[1]);
+            // Only the players' own moves: a book ply is nobody's error.
+            if !(i + 1..=j).all(|ply| chosen.contains(&(ply as u32))) {
+                continue;
+            }
+            let stretch = |side: Side| {
+                self.moves.iter().filter(move |m| m.side == side && (i + 1..=j).contains(&(m.ply as usize)))
+            };
+            for (k, side, fell) in [(0, Side::White, b < a), (1, Side::Black, b > a)] {
+                if fell && !stretch(side).any(|m| m.verdict.is_error()) {
+                    implied[k] += 1;
+                }
+            }
+        }
+        implied
+    }
+
     /// The player who made `side`'s moves.
     pub fn player(&self, side: Side) -> &str {
         match side {
@@ -276,12 +312,23 @@ pub struct PlayerGrades {
     /// The share of known moves that lost value, with its 95 % interval.
     pub error_rate: f64,
     pub error_rate_ci95: [f64; 2],
+    /// Errors the values imply among the moves the grading could not judge
+    /// ([`GradedGame::implied_errors`]), beyond those found.
+    pub implied_errors: u64,
+    /// Errors found and implied, per game, with a 95 % interval: a firmer
+    /// lower bound on the errors a game than `errors_per_game` where many
+    /// moves are unknown (a game from a drawn start that one side won holds
+    /// at least one error of the loser's, found or not).
+    pub errors_at_least_per_game: f64,
+    pub errors_at_least_per_game_ci95: [f64; 2],
     /// Games whose first value-losing move was this player's.
     pub first_errors: u64,
     /// The mean ply of those first errors.
     pub mean_first_error_ply: Option<f64>,
     #[serde(skip)]
     errors_by_game: Vec<u64>,
+    #[serde(skip)]
+    at_least_by_game: Vec<u64>,
     #[serde(skip)]
     first_error_plies: Vec<u32>,
 }
@@ -314,6 +361,7 @@ impl GradeReport {
     /// Adds a graded game.
     pub fn add(&mut self, game: &GradedGame) {
         self.games += 1;
+        let implied = game.implied_errors();
         for side in [Side::White, Side::Black] {
             let name = game.player(side);
             // The same player on both sides (self-play) counts the game once.
@@ -322,12 +370,17 @@ impl GradeReport {
             if !(same && side == Side::Black) {
                 p.games += 1;
                 p.errors_by_game.push(0);
+                p.at_least_by_game.push(0);
             }
+            let implied = implied[usize::from(side == Side::Black)];
+            p.implied_errors += implied;
+            *p.at_least_by_game.last_mut().expect("a game was pushed") += implied;
             for m in game.moves.iter().filter(|m| m.side == side) {
                 p.counts.add(m.verdict);
                 p.phases.entry(m.phase.name()).or_default().add(m.verdict);
                 if m.verdict.is_error() {
                     *p.errors_by_game.last_mut().expect("a game was pushed") += 1;
+                    *p.at_least_by_game.last_mut().expect("a game was pushed") += 1;
                 }
             }
         }
@@ -367,23 +420,31 @@ impl GradeReport {
     }
 }
 
+/// The mean of per-game counts and its 95 % interval (normal, from the
+/// sample variance; not below 0); none without games.
+fn mean_with_interval(per_game: &[u64]) -> Option<(f64, [f64; 2])> {
+    let n = per_game.len();
+    if n == 0 {
+        return None;
+    }
+    let mean = per_game.iter().sum::<u64>() as f64 / n as f64;
+    let var =
+        if n > 1 { per_game.iter().map(|&e| (e as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64 } else { 0.0 };
+    let half = alq_stats::Z95 * (var / n as f64).sqrt();
+    Some((mean, [(mean - half).max(0.0), mean + half]))
+}
+
 impl PlayerGrades {
     /// Recomputes the derived figures from the counts.
     fn finish(&mut self) {
         for phase in Phase::ALL {
             self.phases.entry(phase.name()).or_default();
         }
-        let n = self.errors_by_game.len();
-        if n > 0 {
-            let mean = self.errors_by_game.iter().sum::<u64>() as f64 / n as f64;
-            let var = if n > 1 {
-                self.errors_by_game.iter().map(|&e| (e as f64 - mean).powi(2)).sum::<f64>() / (n - 1) as f64
-            } else {
-                0.0
-            };
-            let half = alq_stats::Z95 * (var / n as f64).sqrt();
-            self.errors_per_game = mean;
-            self.errors_per_game_ci95 = [(mean - half).max(0.0), mean + half];
+        if let Some((mean, ci)) = mean_with_interval(&self.errors_by_game) {
+            (self.errors_per_game, self.errors_per_game_ci95) = (mean, ci);
+        }
+        if let Some((mean, ci)) = mean_with_interval(&self.at_least_by_game) {
+            (self.errors_at_least_per_game, self.errors_at_least_per_game_ci95) = (mean, ci);
         }
         let rate = self.counts.error_rate();
         (self.error_rate, self.error_rate_ci95) = (rate.rate, rate.ci95);
@@ -464,5 +525,40 @@ mod tests {
         assert_eq!(a.phases.len(), 3);
         let sum = |c: &Counts| c.kept + c.half_lost + c.full_lost + c.unknown;
         assert_eq!(sum(&a.counts), a.counts.moves);
+        // No values, nothing implied: at least what was found.
+        assert_eq!(a.implied_errors, 0);
+        assert_eq!(b.errors_at_least_per_game, b.errors_per_game);
+    }
+
+    /// A game from a drawn start that White lost, every move unknown: the
+    /// values imply one error of White's and none of Black's.
+    #[test]
+    fn values_imply_errors_the_moves_hide() {
+        use Verdict::Unknown as U;
+        let mut game = graded("a", "b", &[U, U, U, U]);
+        game.white_values = vec![Draw, Unknown, Unknown, Unknown, Loss];
+        assert_eq!(game.implied_errors(), [1, 0]);
+        // White's value came back up after Black's error: one of each.
+        game.white_values = vec![Draw, Loss, Unknown, Draw, Draw];
+        assert_eq!(game.implied_errors(), [1, 1]);
+        // An error found in the stretch already accounts for it.
+        game.moves[0].verdict = Verdict::HalfLost;
+        game.white_values = vec![Draw, Unknown, Unknown, Unknown, Loss];
+        assert_eq!(game.implied_errors(), [0, 0]);
+        // A book ply in the stretch: nobody's error.
+        let mut book = graded("a", "b", &[U, U, U]);
+        for m in &mut book.moves {
+            m.ply += 1;
+        }
+        book.white_values = vec![Draw, Unknown, Unknown, Loss];
+        assert_eq!(book.implied_errors(), [0, 0]);
+        let mut report = GradeReport::default();
+        let mut lost = graded("a", "b", &[U, U, U, U]);
+        lost.white_values = vec![Draw, Unknown, Unknown, Unknown, Loss];
+        report.add(&lost);
+        report.add(&graded("a", "b", &[Verdict::Kept, Verdict::Kept]));
+        let a = &report.players["a"];
+        assert_eq!((a.implied_errors, a.errors_per_game, a.errors_at_least_per_game), (1, 0.0, 0.5));
+        assert_eq!(report.players["b"].errors_at_least_per_game, 0.0);
     }
 }
