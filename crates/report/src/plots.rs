@@ -4,6 +4,24 @@ use plotters::prelude::*;
 
 use crate::{Group, Report, ReportError};
 
+/// The rungs' colours in `errors.svg`: twelve that tell apart on white
+/// and none red, the colour of BrainKing's humans' line (plotters'
+/// `Palette99` repeats yellow among the first ten).
+const RUNG_COLORS: [RGBColor; 12] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
+    RGBColor(0, 0, 0),
+    RGBColor(0, 80, 160),
+    RGBColor(120, 60, 0),
+];
+
 /// One category with a value and its 95 % interval.
 pub struct Point95 {
     pub label: String,
@@ -292,7 +310,7 @@ pub fn drawn_after(study: &crate::StudySummary) -> Result<Option<String>, PlotEr
             .map_err(text_err)?;
         legend.push(("BrainKing humans: drawn games".to_string(), RED.mix(0.6), 1));
         for (i, (rung, errors)) in graded.iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+            let color = RUNG_COLORS[i % RUNG_COLORS.len()].to_rgba();
             let width = if rung.family == "nn" { 2 } else { 1 };
             // Drawn among the games still going whose value is known, where
             // enough are known (a gap where unknowns dominate).
