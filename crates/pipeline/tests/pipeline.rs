@@ -405,7 +405,7 @@ fn shipped_pipeline_configs_are_valid() {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
     };
-    for name in ["quick.toml", "full.toml", "unbalanced.toml", "pipeline-classic.toml"] {
+    for name in ["quick.toml", "quick-labels.toml", "full.toml", "unbalanced.toml", "pipeline-classic.toml"] {
         let config = load(name);
         config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         config.gate.check_openings("gate", config.rules).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -421,4 +421,14 @@ fn shipped_pipeline_configs_are_valid() {
         ..unbalanced
     };
     assert_eq!(same, full);
+    // quick-labels.toml is quick.toml with exact targets.
+    let (quick, labels) = (load("quick.toml"), load("quick-labels.toml"));
+    assert!(labels.label.on() && labels.train.exact_weight == 0.5 && !labels.train.tablebase.is_empty());
+    let plain = PipelineConfig {
+        out: quick.out.clone(),
+        label: quick.label.clone(),
+        train: alq_train::TrainConfig { tablebase: String::new(), exact_weight: 1.0, ..labels.train.clone() },
+        ..labels
+    };
+    assert_eq!(plain, quick);
 }
