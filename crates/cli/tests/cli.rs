@@ -441,12 +441,16 @@ fn study_grade_shows_where_each_rungs_games_were_lost() {
         assert!(n("white_errs_first") + n("black_errs_first") > 0, "{e}");
         let drawn = e["drawn_after"].as_array().unwrap();
         assert_eq!(drawn[0], serde_json::json!([games, games, games]), "the start is a known draw");
+        // Errors a game, from the rung's grades: at least those found.
+        let (found, least) = (e["errors_per_game"].as_f64().unwrap(), e["errors_at_least_per_game"].as_f64().unwrap());
+        assert!(found > 0.0 && least >= found, "{e}");
     }
     let grades = out.join("rung-01-random/grades.json");
     assert!(grades.exists() && out.join("errors.svg").exists());
     let html = std::fs::read_to_string(out.join("study.html")).unwrap();
     assert!(html.contains("Where games are lost") && html.contains("errors.svg"), "the page shows them");
-    assert!(std::fs::read_to_string(out.join("study.md")).unwrap().contains("## Where games are lost"));
+    let md = std::fs::read_to_string(out.join("study.md")).unwrap();
+    assert!(md.contains("## Where games are lost") && md.contains("errors a game: found / at least"), "{md}");
     // A rerun grades only what changed: nothing here.
     let before = std::fs::metadata(&grades).unwrap().modified().unwrap();
     let again = alq(&[&args[..], &["--resume", "--grade"]].concat());

@@ -168,13 +168,13 @@ fn inline_svg(svg: &str) -> &str {
 pub fn errors_section(study: &StudySummary, drawn_svg: Option<&str>) -> String {
     let Some(svg) = drawn_svg else { return String::new() };
     let mut h = String::from(
-        "<h2>Where games are lost</h2><p>Every move of the rung's games from the start graded against perfect play (<code>alq study --grade</code>): the first move that threw the exact value away, by side, and the games still drawn by exact value after each ply. A move the oracle could not settle within the budget is unknown, never guessed: games with an unknown move before their first error found may have erred earlier.</p><table><tr><th>rung</th><th class=\"wrap\">player</th><th>games</th><th>White errs first</th> <th>Black errs first</th><th>no error found</th><th>unknown before the first error</th> <th>mean ply of the first error</th><th>results W / D / B</th></tr>",
+        "<h2>Where games are lost</h2><p>Every move of the rung's games from the start graded against perfect play (<code>alq study --grade</code>): the first move that threw the exact value away, by side, and the games still drawn by exact value after each ply. A move the oracle could not settle within the budget is unknown, never guessed: games with an unknown move before their first error found may have erred earlier.</p><table><tr><th>rung</th><th class=\"wrap\">player</th><th>games</th><th>White errs first</th> <th>Black errs first</th><th>no error found</th><th>unknown before the first error</th> <th>mean ply of the first error</th><th>errors a game: found / at least</th><th>results W / D / B</th></tr>",
     );
     for r in &study.rungs {
         let Some(e) = &r.errors else { continue };
         let _ = write!(
             h,
-            "<tr><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {} / {}</td></tr>",
+            "<tr><td>{}</td><td class=\"wrap\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} / {} / {}</td></tr>",
             r.rung + 1,
             esc_name(&r.player),
             e.games,
@@ -183,6 +183,7 @@ pub fn errors_section(study: &StudySummary, drawn_svg: Option<&str>) -> String {
             e.games_without_error,
             e.games_with_unknown_first,
             e.mean_first_error_ply.map_or("–".to_string(), |p| format!("{p:.1}")),
+            errors_a_game(e),
             r.results.white_wins,
             r.results.draws,
             r.results.black_wins
@@ -191,7 +192,7 @@ pub fn errors_section(study: &StudySummary, drawn_svg: Option<&str>) -> String {
     let b = &study.brainking;
     let _ = write!(
         h,
-        "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td><td>{}</td><td>–</td><td>–</td><td>–</td><td>–</td><td>–</td><td>{} / {} / {}</td></tr></table>",
+        "<tr><td>–</td><td class=\"wrap\">BrainKing humans</td><td>{}</td><td>–</td><td>–</td><td>–</td><td>–</td><td>–</td><td>–</td><td>{} / {} / {}</td></tr></table>",
         b.games, b.white_wins, b.draws, b.black_wins
     );
     let _ = write!(h, "<figure id=\"errors.svg\">{}</figure>", inline_svg(svg));
@@ -625,13 +626,13 @@ pub fn study_markdown(study: &StudySummary) -> String {
         m += "\n## Where games are lost\n\nEvery move of each rung's games from the start graded against perfect play \
               (`alq study --grade`); unknown moves are never guessed, so a game with one before its first error \
               found may have erred earlier. The share still drawn after each ply is in `errors.svg`.\n\n\
-              | rung | player | games | White errs first | Black errs first | no error found | unknown before the first error | mean ply of the first error |\n\
-              |---|---|---|---|---|---|---|---|\n";
+              | rung | player | games | White errs first | Black errs first | no error found | unknown before the first error | mean ply of the first error | errors a game: found / at least |\n\
+              |---|---|---|---|---|---|---|---|---|\n";
         for r in &study.rungs {
             let Some(e) = &r.errors else { continue };
             let _ = writeln!(
                 m,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
                 r.rung + 1,
                 r.player,
                 e.games,
@@ -639,9 +640,17 @@ pub fn study_markdown(study: &StudySummary) -> String {
                 e.black_errs_first,
                 e.games_without_error,
                 e.games_with_unknown_first,
-                e.mean_first_error_ply.map_or("–".to_string(), |p| format!("{p:.1}"))
+                e.mean_first_error_ply.map_or("–".to_string(), |p| format!("{p:.1}")),
+                errors_a_game(e)
             );
         }
     }
     m
+}
+
+/// `0.27 / 0.35`: a rung's errors a game found and at least, `–` where the
+/// grades do not say.
+fn errors_a_game(e: &crate::RungErrors) -> String {
+    let f = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.2}"));
+    format!("{} / {}", f(e.errors_per_game), f(e.errors_at_least_per_game))
 }

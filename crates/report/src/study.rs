@@ -49,6 +49,26 @@ pub struct RungErrors {
     /// After ply k: games still going and known drawn, still going with a
     /// known value, still going.
     pub drawn_after: Vec<[u64; 3]>,
+    /// Value-losing moves a game, both sides: found one by one, and at
+    /// least (found plus those the values imply among unknown moves); none
+    /// in grades written before they were counted.
+    #[serde(default)]
+    pub errors_per_game: Option<f64>,
+    #[serde(default)]
+    pub errors_at_least_per_game: Option<f64>,
+}
+
+impl RungErrors {
+    /// The errors a game from the grades' players (a study rung has one,
+    /// playing both sides): `(found, at least)`.
+    fn fill_errors_per_game(&mut self, players: &serde_json::Map<String, serde_json::Value>) {
+        let games = self.games.max(1) as f64;
+        let total = |key: &str| -> Option<f64> {
+            players.values().map(|p| Some(p.get(key)?.as_f64()? * p.get("games")?.as_f64()?)).sum::<Option<f64>>()
+        };
+        self.errors_per_game = total("errors_per_game").map(|t| t / games);
+        self.errors_at_least_per_game = total("errors_at_least_per_game").map(|t| t / games);
+    }
 }
 
 /// The grades file of a study run, beside its games.
@@ -157,11 +177,19 @@ fn read_errors(file: &Path) -> Result<Option<RungErrors>, RecordError> {
         return Ok(None);
     }
     let text = std::fs::read_to_string(file).map_err(|error| RecordError::Io { file: file.to_path_buf(), error })?;
-    serde_json::from_str(&text).map(Some).map_err(|e| RecordError::Bad {
+    let bad = |e: serde_json::Error| RecordError::Bad {
         file: file.to_path_buf(),
         line: e.line() as u64,
         problem: e.to_string(),
-    })
+    };
+    let mut errors: RungErrors = serde_json::from_str(&text).map_err(bad)?;
+    if errors.errors_per_game.is_none() {
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(bad)?;
+        if let Some(players) = value.get("players").and_then(|p| p.as_object()) {
+            errors.fill_errors_per_game(players);
+        }
+    }
+    Ok(Some(errors))
 }
 
 fn distinct_games(file: &Path) -> Result<u64, RecordError> {
