@@ -93,14 +93,11 @@ impl OracleArgs {
 /// An oracle's budget per position: `nodes` and/or `movetime_ms`, or
 /// `default_time` when neither is given; `hash_mb` of graph memory.
 pub fn budget(nodes: Option<u64>, movetime_ms: Option<u64>, default_time: Duration, hash_mb: u64) -> Budget {
-    Budget {
-        nodes,
-        time: match (nodes, movetime_ms) {
-            (None, None) => Some(default_time),
-            (_, ms) => ms.map(Duration::from_millis),
-        },
-        memory_bytes: usize::try_from(hash_mb).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+    let mut budget = Budget::limits(nodes, movetime_ms, hash_mb);
+    if nodes.is_none() && movetime_ms.is_none() {
+        budget.time = Some(default_time);
     }
+    budget
 }
 
 fn answer_json(a: &Answer) -> serde_json::Value {

@@ -46,20 +46,13 @@ pub(crate) fn label_generation(
     let files = [dir.join(config.rescore.training_games())];
     let positions = alq_records::sampled_positions(&files, config.rules, options, max_pieces)?;
     let failed = |e: &dyn std::fmt::Display| PipelineError::Label(e.to_string());
-    let tables = match config.train.tablebase.trim() {
-        "" => None,
-        dir => {
-            let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
-                .map_err(|e| failed(&format!("train.tablebase: {e}")))?;
-            tb.expect_rules(config.rules).map_err(|e| failed(&format!("train.tablebase: {e}")))?;
-            Some(tb)
-        }
-    };
-    let budget = Budget {
-        nodes: (stage.movetime == 0).then_some(stage.nodes),
-        time: (stage.movetime > 0).then(|| std::time::Duration::from_millis(stage.movetime)),
-        memory_bytes: (stage.hash as usize).saturating_mul(1 << 20),
-    };
+    let tables = config.train.tables().map_err(|e| failed(&format!("train.tablebase: {e}")))?;
+    // `movetime` when set, else `nodes`.
+    let budget = Budget::limits(
+        (stage.movetime == 0).then_some(stage.nodes),
+        (stage.movetime > 0).then_some(stage.movetime),
+        stage.hash,
+    );
     let store = labels_store(out, g);
     let oracles = (0..rayon::current_num_threads().max(1))
         .map(|_| {

@@ -160,14 +160,9 @@ impl GradedGame {
     /// value came back (an error answered by one) counts nothing.
     pub fn implied_errors(&self) -> [u64; 2] {
         let chosen: std::collections::HashSet<u32> = self.moves.iter().map(|m| m.ply).collect();
-        let known: Vec<(usize, f64)> = self
-            .white_values
-            .iter()
-            .enumerate()
-            .filter_map(|(i, v)| {
-                v.wdl().map(|w| (i, f64::from(u8::from(w == Wdl::Win) * 2 + u8::from(w == Wdl::Draw))))
-            })
-            .collect();
+        // White's known values, ordered from worst to best for White.
+        let known: Vec<(usize, Wdl)> =
+            self.white_values.iter().enumerate().filter_map(|(i, v)| Some((i, v.wdl()?))).collect();
         let mut implied = [0u64; 2];
         for pair in known.windows(2) {
             let ((i, a), (j, b)) = (pair[0], pair[1]);

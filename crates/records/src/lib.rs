@@ -59,6 +59,7 @@ pub use record::{
 };
 pub use run::{resume_run, ConfigError, RunError, RunKind, StudyRun};
 pub use samples::{
-    blend, exact_target, is_validation, sampled_positions, score_target, target, Sample, SampleOptions, Samples,
+    blend, exact_target, is_validation, sampled_positions, score_target, target, wdl_target, Sample, SampleOptions,
+    Samples,
 };
 pub use stats::RecordStats;

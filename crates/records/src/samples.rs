@@ -157,9 +157,14 @@ pub fn exact_target(tables: Option<&dyn EndgameTables>, pos: &Position) -> Optio
     if pos.occupied().count() > tables.wdl_max_pieces() {
         return None;
     }
-    Some(match tables.probe_wdl(pos)? {
+    tables.probe_wdl(pos).map(wdl_target)
+}
+
+/// An exact value as a target, side to move's view: win 1, draw 0.5, loss 0.
+pub fn wdl_target(value: Wdl) -> f32 {
+    match value {
         Wdl::Win => 1.0,
         Wdl::Draw => 0.5,
         Wdl::Loss => 0.0,
-    })
+    }
 }

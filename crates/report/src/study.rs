@@ -58,16 +58,41 @@ pub struct RungErrors {
     pub errors_at_least_per_game: Option<f64>,
 }
 
-impl RungErrors {
-    /// The errors a game from the grades' players (a study rung has one,
-    /// playing both sides): `(found, at least)`.
-    fn fill_errors_per_game(&mut self, players: &serde_json::Map<String, serde_json::Value>) {
-        let games = self.games.max(1) as f64;
-        let total = |key: &str| -> Option<f64> {
-            players.values().map(|p| Some(p.get(key)?.as_f64()? * p.get("games")?.as_f64()?)).sum::<Option<f64>>()
+/// A grades file as `alq accuracy --json` writes it: the rung's errors at
+/// the top, each player's errors a game beneath.
+#[derive(Deserialize)]
+struct GradesFile {
+    #[serde(flatten)]
+    errors: RungErrors,
+    #[serde(default)]
+    players: BTreeMap<String, PlayerErrors>,
+}
+
+/// A player's errors a game in a grades file (`errors_at_least_per_game` is
+/// missing from grades written before it was counted).
+#[derive(Deserialize)]
+struct PlayerErrors {
+    games: Option<f64>,
+    errors_per_game: Option<f64>,
+    errors_at_least_per_game: Option<f64>,
+}
+
+impl GradesFile {
+    /// The rung's errors with its errors a game from the players (a study
+    /// rung has one, playing both sides): found, and at least.
+    fn into_errors(self) -> RungErrors {
+        let games = self.errors.games.max(1) as f64;
+        let per_game = |of: fn(&PlayerErrors) -> Option<f64>| {
+            if self.players.is_empty() {
+                return None;
+            }
+            self.players.values().map(|p| Some(of(p)? * p.games?)).sum::<Option<f64>>().map(|t| t / games)
         };
-        self.errors_per_game = total("errors_per_game").map(|t| t / games);
-        self.errors_at_least_per_game = total("errors_at_least_per_game").map(|t| t / games);
+        RungErrors {
+            errors_per_game: per_game(|p| p.errors_per_game),
+            errors_at_least_per_game: per_game(|p| p.errors_at_least_per_game),
+            ..self.errors
+        }
     }
 }
 
@@ -170,7 +195,6 @@ fn read_section(file: &Path, rules: alq_engine::RuleSet) -> Result<Section, Reco
     Ok(s)
 }
 
-/// The number of different move sequences in a games file.
 /// A run's grades, when it has them; a damaged file is an error naming it.
 fn read_errors(file: &Path) -> Result<Option<RungErrors>, RecordError> {
     if !file.exists() {
@@ -182,16 +206,11 @@ fn read_errors(file: &Path) -> Result<Option<RungErrors>, RecordError> {
         line: e.line() as u64,
         problem: e.to_string(),
     };
-    let mut errors: RungErrors = serde_json::from_str(&text).map_err(bad)?;
-    if errors.errors_per_game.is_none() {
-        let value: serde_json::Value = serde_json::from_str(&text).map_err(bad)?;
-        if let Some(players) = value.get("players").and_then(|p| p.as_object()) {
-            errors.fill_errors_per_game(players);
-        }
-    }
-    Ok(Some(errors))
+    let grades: GradesFile = serde_json::from_str(&text).map_err(bad)?;
+    Ok(Some(grades.into_errors()))
 }
 
+/// The number of different move sequences in a games file.
 fn distinct_games(file: &Path) -> Result<u64, RecordError> {
     let mut seen = std::collections::HashSet::new();
     let mut reader = alq_records::RecordReader::open(file)?;

@@ -26,6 +26,17 @@ impl Budget {
         Budget { nodes: None, time: Some(time), memory_bytes: Budget::DEFAULT_MEMORY }
     }
 
+    /// `nodes` and/or `movetime_ms` milliseconds a search, with `hash_mb`
+    /// MiB of graph memory: the limits as the tools' `--nodes`,
+    /// `--movetime` and `--hash` (or a config's keys) give them.
+    pub fn limits(nodes: Option<u64>, movetime_ms: Option<u64>, hash_mb: u64) -> Budget {
+        Budget {
+            nodes,
+            time: movetime_ms.map(Duration::from_millis),
+            memory_bytes: usize::try_from(hash_mb).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+        }
+    }
+
     /// Whether a search that has expanded `nodes` positions since `start`
     /// and would next hold `memory` bytes must stop (the clock is read
     /// every 256 nodes).

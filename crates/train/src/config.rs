@@ -105,6 +105,23 @@ impl Default for TrainConfig {
 }
 
 impl TrainConfig {
+    /// The tables of `tablebase` (none when it is empty), the process-wide
+    /// shared copy, refused when built for other rules than `rules`.
+    ///
+    /// # Errors
+    ///
+    /// Tables that cannot be opened, or of other rules.
+    pub fn tables(&self) -> Result<Option<std::sync::Arc<alq_tablebase::Tablebase>>, alq_tablebase::TbError> {
+        match self.tablebase.trim() {
+            "" => Ok(None),
+            dir => {
+                let tb = alq_tablebase::Tablebase::shared(std::path::Path::new(dir))?;
+                tb.expect_rules(self.rules)?;
+                Ok(Some(tb))
+            }
+        }
+    }
+
     /// Checks the values; the message names the key.
     pub fn validate(&self) -> Result<(), alq_records::ConfigError> {
         if self.hidden.is_empty() || self.hidden.iter().any(|&w| w == 0 || w > 4096) {

@@ -62,10 +62,10 @@ impl Batch<'_> {
     /// fitted to: the result's class, mixed with the exact value's class
     /// where there is one, `exact_weight` to `1 - exact_weight`.
     pub fn classes(&self, exact_weight: f32) -> Vec<f32> {
-        let one_hot = |v: f32| match v {
-            v if v > 0.75 => [1.0, 0.0, 0.0],
-            v if v > 0.25 => [0.0, 1.0, 0.0],
-            _ => [0.0, 0.0, 1.0],
+        let one_hot = |v: f32| {
+            let mut classes = [0.0; 3];
+            classes[class(v)] = 1.0;
+            classes
         };
         self.results
             .iter()

@@ -62,10 +62,6 @@ impl<'a> Labels<'a> {
             return Some(exact);
         }
         let (value, _) = self.stores.as_ref()?.known(pos).ok()??;
-        value.wdl().map(|wdl| match wdl {
-            alq_engine::Wdl::Win => 1.0,
-            alq_engine::Wdl::Draw => 0.5,
-            alq_engine::Wdl::Loss => 0.0,
-        })
+        value.wdl().map(alq_records::wdl_target)
     }
 }

@@ -183,15 +183,7 @@ pub fn train(
     // The starting network, checked before the data is read; a resumed run
     // continues from its checkpoint instead.
     let initial = if state.is_none() { initial_network(config)? } else { None };
-    let tables = match config.tablebase.trim() {
-        "" => None,
-        dir => {
-            let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
-                .map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
-            tb.expect_rules(config.rules).map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
-            Some(tb)
-        }
-    };
+    let tables = config.tables().map_err(|e| TrainError::Config(format!("tablebase: {e}")))?;
     let labels = Labels::open(config.rules, tables.as_deref(), &config.stores)?;
     let counts = count(files, config, &labels)?;
     let (train_samples, validation_samples) = (counts.train, counts.validation);
