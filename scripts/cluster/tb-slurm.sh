@@ -5,6 +5,7 @@
 # every task of this one has finished (see tb-submit.sh, which chains them).
 #   sbatch --array=0-6 scripts/cluster/tb-slurm.sh /shared/alq/tb 12 7
 #   TB_KIND=wdl sbatch --export=ALL --array=0-6 scripts/cluster/tb-slurm.sh /shared/alq/tb 12 7
+#   RULES=classic TB_KIND=wdl sbatch --export=ALL ...   (the classic rule set's tables)
 # A killed or requeued task resumes: finished table files are kept, and files
 # are written under a temporary name and renamed when complete.
 # Memory: two bytes per entry of the task's unit plus the smaller tables its
@@ -21,4 +22,6 @@ pieces=${2:?piece count of the level this array builds}
 shards=${3:?number of shards (the array size)}
 i=${SLURM_ARRAY_TASK_ID:?run as a Slurm array job}
 # TB_KIND=wdl builds win/draw/loss tables (2 bits a position); distance by default.
-alq tb build --pieces "$pieces" --out "$out" --shard "$i/$shards" --kind "${TB_KIND:-distance}" --threads "${SLURM_CPUS_PER_TASK:-1}"
+# RULES=classic builds the classic rule set's tables (BrainKing's by default).
+alq tb build --rules "${RULES:-brainking}" --pieces "$pieces" --out "$out" --shard "$i/$shards" \
+  --kind "${TB_KIND:-distance}" --threads "${SLURM_CPUS_PER_TASK:-1}"

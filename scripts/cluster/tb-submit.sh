@@ -4,6 +4,7 @@
 # the shared disk. Levels up to FROM - 1 are built first on one node.
 #   scripts/cluster/tb-submit.sh /shared/alq/tb 24 [FROM=11]
 #   TB_KIND=wdl scripts/cluster/tb-submit.sh ...   (win/draw/loss tables)
+#   RULES=classic TB_KIND=wdl scripts/cluster/tb-submit.sh ...   (classic rules)
 # The array size of a level is its number of build units (a material class
 # with its colour-flipped partner): a larger array would leave tasks idle.
 set -euo pipefail
@@ -20,7 +21,7 @@ units() { # build units of level n: classes a v b with a >= b, a, b <= 12
   echo "$count"
 }
 dep=$(sbatch --parsable --job-name=alq-tb-base --cpus-per-task=16 --mem=32G --time=04:00:00 \
-  --wrap "alq tb build --pieces $((from - 1)) --out $out --kind ${TB_KIND:-distance} --threads 16")
+  --wrap "alq tb build --rules ${RULES:-brainking} --pieces $((from - 1)) --out $out --kind ${TB_KIND:-distance} --threads 16")
 for ((n = from; n <= top; n++)); do
   k=$(units "$n")
   dep=$(sbatch --parsable --export=ALL --dependency="afterok:$dep" --array="0-$((k - 1))" \

@@ -28,8 +28,9 @@ pub struct ReportArgs {
     /// Tablebase folder: lines whose position it covers get the table's value.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Folder of proof certificates (`alq solve --certificate`, e.g.
-    /// data/proofs): the start and the first moves they settle get the proven
+    /// Folder of proof certificates (`alq solve --certificate`, `*.cert` or
+    /// `*.cert.gz`, e.g. data/proofs, or data/proofs/classic with `--rules
+    /// classic`): the start and the first moves they settle get the proven
     /// statement (`Black wins (proof)`, `White holds at least a draw (proof)`),
     /// unless the book or the tables give an exact value.
     #[arg(long, value_name = "DIR")]

@@ -545,14 +545,15 @@ fn run_deepen(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The statements the certificates in `dir` (`*.cert`) make about the start
-/// and the lines one or two plies on: (line, statement), the start as `""`.
-/// The certificates are read, not checked (`alq solve --check` does that).
+/// The statements the certificates in `dir` (`*.cert`, or gzip-compressed
+/// `*.cert.gz`) make about the start and the lines one or two plies on:
+/// (line, statement), the start as `""`. The certificates are read, not
+/// checked (`alq solve --check` does that).
 pub fn read_proofs(dir: &std::path::Path, rules: RuleSet) -> anyhow::Result<Vec<(String, String)>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the proofs folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "cert"))
+        .filter(|p| p.to_str().is_some_and(|name| name.ends_with(".cert") || name.ends_with(".cert.gz")))
         .collect();
     files.sort();
     let mut certs = Vec::new();

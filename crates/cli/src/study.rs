@@ -30,7 +30,8 @@ pub struct StudyArgs {
     /// often games entered the tables won, drawn or lost for White.
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
-    /// Folder of proof certificates (e.g. data/proofs): the summary states
+    /// Folder of proof certificates (`*.cert` or `*.cert.gz`, e.g.
+    /// data/proofs, or data/proofs/classic for a classic study): the summary states
     /// what they prove about the start and each first move.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,

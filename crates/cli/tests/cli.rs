@@ -551,20 +551,23 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
 
     // With the shipped proofs: the start's and the first moves' proven values.
     let proofs = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/proofs");
-    let run = alq(&[
-        "report",
-        "--games",
-        out.to_str().unwrap(),
-        "--study",
-        out.to_str().unwrap(),
-        "--proofs",
-        proofs.to_str().unwrap(),
-        "--out",
-        report.to_str().unwrap(),
-        "--quiet",
-    ]);
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
-    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    let report_with = |dir: &std::path::Path| {
+        let run = alq(&[
+            "report",
+            "--games",
+            out.to_str().unwrap(),
+            "--study",
+            out.to_str().unwrap(),
+            "--proofs",
+            dir.to_str().unwrap(),
+            "--out",
+            report.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        std::fs::read_to_string(report.join("report.html")).unwrap()
+    };
+    let html = report_with(&proofs);
     assert!(html.contains("Exact value of the start position: draw (proof)."), "start value");
     assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements");
     assert!(html.contains("after c2-c3: draw (proof)"), "first-move statements");
@@ -572,6 +575,10 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
         serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     let d2c3 = summary["first_moves"].as_array().unwrap().iter().find(|m| m["first_move"] == "d2-c3").unwrap();
     assert_eq!(d2c3["exact_value"], "Black wins (proof)");
+    // Gzip-compressed certificates are read too (data/proofs/small holds only those).
+    let html = report_with(&proofs.join("small"));
+    assert!(html.contains("Exact value of the start position: draw (proof)."), "start value from .cert.gz");
+    assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements from .cert.gz");
     let bad = alq(&[
         "report",
         "--games",

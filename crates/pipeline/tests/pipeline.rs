@@ -431,4 +431,18 @@ fn shipped_pipeline_configs_are_valid() {
         ..labels
     };
     assert_eq!(plain, quick);
+    // classic-unbalanced.toml: classic rules, gated and evaluated on the
+    // classic unbalanced book (a file, named from the repository root), with
+    // enough of its openings for every pair.
+    let classic = load("classic-unbalanced.toml");
+    assert_eq!(classic.rules, alq_engine::RuleSet::Classic);
+    classic.validate().unwrap();
+    assert_eq!(classic.gate.book, "configs/classic-unbalanced-10.csv");
+    for (key, stage) in [("gate", &classic.gate), ("evaluation", &classic.evaluation)] {
+        let rooted = alq_pipeline::MatchStage {
+            book: dir.join("classic-unbalanced-10.csv").display().to_string(),
+            ..stage.clone()
+        };
+        rooted.check_openings(key, classic.rules).unwrap_or_else(|e| panic!("classic-unbalanced.toml: {e}"));
+    }
 }
