@@ -101,6 +101,13 @@ pub struct AtlasArgs {
     /// write; a killed run loses at most this much work.
     #[arg(long, value_name = "S", default_value_t = 120)]
     save_every: u64,
+    /// Also write what the stores know of the tree's positions (values and
+    /// bounds: a few hundred KB through ply 10, where the work store grows to
+    /// gigabytes) to FILE: after the search, after a part (--only-ply,
+    /// --shard), or with --table-only. It carries a long run's progress to
+    /// another machine, where `--read-store FILE` skips what it settled.
+    #[arg(long, value_name = "FILE")]
+    save_tree: Option<PathBuf>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -179,14 +186,18 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         }
         eprintln!("settled in {:.1} s", started.elapsed().as_secs_f64());
         if shard != Shard::ALL || args.only_ply.is_some() {
+            if let Some(path) = &args.save_tree {
+                gather(&args, &oracles)?;
+                save_tree(path, &oracles[0], &tree)?;
+            }
             eprintln!("part done; merge the work stores (alq solve --merge) and go on, or rerun without --shard and --only-ply to write the atlas");
             return Ok(());
         }
     }
-    // Every oracle wrote the work store; the first reads the others' part.
+    gather(&args, &oracles)?;
     let first = &oracles[0];
-    if !args.table_only && oracles.len() > 1 && args.work.exists() {
-        first.read_store(&args.work)?;
+    if let Some(path) = &args.save_tree {
+        save_tree(path, first, &tree)?;
     }
     let known = |pos: &Position| -> Value { first.known(pos).ok().flatten().map_or(Value::Unknown, |(v, _)| v) };
     let rows = atlas::ply_table(rules, &tree, &known);
@@ -203,6 +214,22 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.csv {
         write_csv(path, rules, &tree, &known)?;
     }
+    Ok(())
+}
+
+/// Every oracle wrote the work store; the first reads the others' part.
+fn gather(args: &AtlasArgs, oracles: &[Oracle<'_>]) -> anyhow::Result<()> {
+    if !args.table_only && oracles.len() > 1 && args.work.exists() {
+        oracles[0].read_store(&args.work)?;
+    }
+    Ok(())
+}
+
+/// Writes what `oracle` knows of the tree's positions to `path` (atomically).
+fn save_tree(path: &Path, oracle: &Oracle<'_>, tree: &[Vec<Position>]) -> anyhow::Result<()> {
+    let store = atlas::atlas_store(oracle, tree)?;
+    store.save(path).with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("tree store {}: {} positions", path.display(), store.entries.len());
     Ok(())
 }
 

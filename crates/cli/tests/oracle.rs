@@ -267,6 +267,27 @@ fn atlas_writes_the_trees_values_and_refuses_bad_arguments() {
     assert!(first.ends_with(",draw,draw,4,3"), "{first}");
     let start = alq(&["oracle", "--read-store", out.to_str().unwrap(), "--no-shipped", "--nodes", "1", "--no-moves"]);
     assert!(stdout(&start).starts_with("value draw source store"), "{}", stdout(&start));
+    // --save-tree after a part (--only-ply) and with --table-only: what the
+    // stores know of the tree, which another machine reads back.
+    let tree = dir.join("tree.store");
+    let save_tree = |extra: &[&str]| {
+        let mut args = vec!["atlas", "--depth", "2", "--work", work.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(&["--save-tree", tree.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        let run = alq(&args);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            String::from_utf8_lossy(&run.stderr).contains("tree store"),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let start =
+            alq(&["oracle", "--read-store", tree.to_str().unwrap(), "--no-shipped", "--nodes", "1", "--no-moves"]);
+        assert!(stdout(&start).starts_with("value draw source store"), "{extra:?}: {}", stdout(&start));
+        std::fs::remove_file(&tree).unwrap();
+    };
+    save_tree(&["--only-ply", "2", "--nodes", "1000"]);
+    save_tree(&["--table-only"]);
     for args in [&["atlas", "--shard", "2/2"][..], &["atlas", "--threads", "0"], &["atlas", "--nodes", "0"]] {
         let out = alq(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
