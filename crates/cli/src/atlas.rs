@@ -188,7 +188,7 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         if shard != Shard::ALL || args.only_ply.is_some() {
             if let Some(path) = &args.save_tree {
                 gather(&args, &oracles)?;
-                save_tree(path, &oracles[0], &tree)?;
+                save_store(path, &atlas::atlas_store(&oracles[0], &tree)?, "tree store")?;
             }
             eprintln!("part done; merge the work stores (alq solve --merge) and go on, or rerun without --shard and --only-ply to write the atlas");
             return Ok(());
@@ -196,8 +196,12 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
     }
     gather(&args, &oracles)?;
     let first = &oracles[0];
-    if let Some(path) = &args.save_tree {
-        save_tree(path, first, &tree)?;
+    // The atlas and the tree store hold the same: the tree's positions the
+    // stores know.
+    let store =
+        if args.save_tree.is_some() || !args.table_only { Some(atlas::atlas_store(first, &tree)?) } else { None };
+    if let (Some(path), Some(store)) = (&args.save_tree, &store) {
+        save_store(path, store, "tree store")?;
     }
     let known = |pos: &Position| -> Value { first.known(pos).ok().flatten().map_or(Value::Unknown, |(v, _)| v) };
     let rows = atlas::ply_table(rules, &tree, &known);
@@ -206,10 +210,8 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         let share = if judged > 0 { format!("{:.1} %", 100.0 * trapped as f64 / judged as f64) } else { "-".into() };
         println!("traps after {mv}: {trapped} of {judged} judged positions of the opponent's ({share}) have most moves losing");
     }
-    if !args.table_only {
-        let store = atlas::atlas_store(first, &tree)?;
-        store.save(&args.out).with_context(|| format!("cannot write {}", args.out.display()))?;
-        eprintln!("atlas {}: {} positions", args.out.display(), store.entries.len());
+    if let (false, Some(store)) = (args.table_only, &store) {
+        save_store(&args.out, store, "atlas")?;
     }
     if let Some(path) = &args.csv {
         write_csv(path, rules, &tree, &known)?;
@@ -225,11 +227,10 @@ fn gather(args: &AtlasArgs, oracles: &[Oracle<'_>]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Writes what `oracle` knows of the tree's positions to `path` (atomically).
-fn save_tree(path: &Path, oracle: &Oracle<'_>, tree: &[Vec<Position>]) -> anyhow::Result<()> {
-    let store = atlas::atlas_store(oracle, tree)?;
+/// Writes `store` to `path` (atomically) and says so, as `what`.
+fn save_store(path: &Path, store: &alq_solver::ProvenStore, what: &str) -> anyhow::Result<()> {
     store.save(path).with_context(|| format!("cannot write {}", path.display()))?;
-    eprintln!("tree store {}: {} positions", path.display(), store.entries.len());
+    eprintln!("{what} {}: {} positions", path.display(), store.entries.len());
     Ok(())
 }
 
