@@ -8,6 +8,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 use indicatif::ProgressBar;
 
+use alq_engine::Proven;
+use alq_oracle::Value;
 use alq_play::EvalSpec;
 use alq_selfplay::book;
 
@@ -82,6 +84,16 @@ pub struct OpeningsArgs {
     /// Evaluator that guides the threshold searches of --solve-goal.
     #[arg(long, value_name = "EVAL", default_value = "hce", requires = "solve_goal")]
     solve_eval: String,
+    /// With --solve: proven-position stores (`alq oracle --store`, `alq
+    /// atlas --out` or `--save-tree`) that complete `exact_value` where the
+    /// proof search left a bound or nothing. Repeatable. The shipped proofs
+    /// and the opening atlas are read too, unless --no-shipped.
+    #[arg(long, value_name = "FILE", requires = "solve")]
+    read_store: Vec<PathBuf>,
+    /// With --solve: leave out the shipped proofs and opening atlas (only
+    /// the proof search, the tables and --read-store fill `exact_value`).
+    #[arg(long, requires = "solve")]
+    no_shipped: bool,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -235,21 +247,101 @@ fn solve_book(
         crate::progress::bar(args.quiet, entries.len() as u64, "solving {bar:30} {pos}/{len} positions, eta {eta}");
     let started = std::time::Instant::now();
     if !args.solve_goal.is_empty() {
-        return solve_book_goals(args, rules, entries, pool, tb.as_ref(), &budget, bar, started);
+        solve_book_goals(args, rules, entries, pool, tb.as_ref(), &budget, bar, started)?;
+        let completed = complete_from_stores(args, rules, entries, tb.as_ref())?;
+        eprintln!("{completed} values completed from the shipped proofs, the atlas and --read-store");
+        return Ok(());
     }
     pool.install(|| book::solve_exact(rules, entries, tb.as_ref(), &budget, || bar.inc(1)))?;
     bar.finish_and_clear();
-    let mut by_depth = std::collections::BTreeMap::<usize, (usize, usize)>::new();
-    for e in entries.iter() {
+    let solved: Vec<bool> = entries.iter().map(|e| e.exact_value.and_then(Proven::wdl).is_some()).collect();
+    let completed = complete_from_stores(args, rules, entries, tb.as_ref())?;
+    // Per ply: positions, exact values, and how many of those the stores gave.
+    let mut by_depth = std::collections::BTreeMap::<usize, (usize, usize, usize)>::new();
+    for (e, &by_search) in entries.iter().zip(&solved) {
         let slot = by_depth.entry(e.plies).or_default();
+        let exact = e.exact_value.and_then(Proven::wdl).is_some();
         slot.0 += 1;
-        slot.1 += usize::from(e.exact_value.is_some());
+        slot.1 += usize::from(exact);
+        slot.2 += usize::from(exact && !by_search);
     }
     eprintln!("solved in {:.1} s ({} nodes per position):", started.elapsed().as_secs_f64(), args.solve_nodes);
-    for (plies, (n, proven)) in by_depth {
-        eprintln!("  ply {plies}: {proven} of {n} positions proven");
+    for (plies, (n, exact, stored)) in by_depth {
+        eprintln!("  ply {plies}: {exact} of {n} positions proven ({stored} from the stores)");
+    }
+    if completed > 0 {
+        eprintln!("{completed} values completed from the shipped proofs, the atlas and --read-store");
     }
     Ok(())
+}
+
+/// Completes `exact_value` from what an oracle knows without a search (the
+/// shipped proofs and opening atlas unless --no-shipped, --read-store, the
+/// tables): where the proof search left a bound or nothing, the two are
+/// joined. Returns how many rows changed. A contradiction between the two
+/// is an error naming the position.
+fn complete_from_stores(
+    args: &OpeningsArgs,
+    rules: alq_engine::RuleSet,
+    entries: &mut [book::BookEntry],
+    tb: Option<&alq_tablebase::Tablebase>,
+) -> anyhow::Result<usize> {
+    let oracle = alq_oracle::Oracle::new(
+        rules,
+        tb,
+        crate::players::parse_evaluator("hce", rules)?,
+        alq_solver::Budget::nodes(1),
+    );
+    if !args.no_shipped {
+        oracle.read_shipped()?;
+    }
+    for file in &args.read_store {
+        oracle.read_store(file)?;
+    }
+    let mut changed = 0;
+    for e in entries.iter_mut() {
+        let Some((known, _)) = oracle.known(&e.position)? else { continue };
+        let searched = e.exact_value.map_or(Value::Unknown, value_of);
+        let joined = join(searched, known)
+            .with_context(|| format!("{}: the proof search says {searched}, the stores say {known}", e.position))?;
+        if joined != searched && !searched.is_exact() {
+            e.exact_value = proven_of(joined);
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}
+
+/// A proven book value as the oracle's value (side to move's view).
+fn value_of(p: Proven) -> Value {
+    match p {
+        Proven::AtLeastDraw => Value::AtLeastDraw,
+        Proven::AtMostDraw => Value::AtMostDraw,
+        exact => exact.wdl().map_or(Value::Unknown, Value::from),
+    }
+}
+
+/// The oracle's value as a book value (no distance); none when unknown.
+fn proven_of(v: Value) -> Option<Proven> {
+    match v {
+        Value::Win => Some(Proven::Win),
+        Value::Loss => Some(Proven::Loss),
+        Value::Draw => Some(Proven::Exact(alq_engine::Exact::Draw)),
+        Value::AtLeastDraw => Some(Proven::AtLeastDraw),
+        Value::AtMostDraw => Some(Proven::AtMostDraw),
+        Value::Unknown => None,
+    }
+}
+
+/// What two findings about one position say together; an error when they
+/// contradict each other.
+fn join(a: Value, b: Value) -> anyhow::Result<Value> {
+    let (a, b) = (a.questions(), b.questions());
+    let one = |x: Option<bool>, y: Option<bool>| match (x, y) {
+        (Some(x), Some(y)) if x != y => bail!("they contradict each other"),
+        (x, y) => Ok(x.or(y)),
+    };
+    Ok(Value::from_questions(one(a.0, b.0)?, one(a.1, b.1)?))
 }
 
 /// `LO,HI` centipawns with `LO <= HI`.

@@ -183,6 +183,7 @@ fn openings_solve_fills_exact_values_and_report_reads_them() {
         "--solve",
         "--solve-nodes",
         "2000",
+        "--no-shipped",
         "--quiet",
         "--out",
         book.to_str().unwrap(),
@@ -190,10 +191,38 @@ fn openings_solve_fills_exact_values_and_report_reads_them() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let text = std::fs::read_to_string(&book).unwrap();
     assert!(text.starts_with("line,plies,position,score,best_move,exact_value\n"), "{text}");
-    // 2,000 nodes prove nothing from the start: every exact value is empty.
+    // 2,000 nodes prove nothing from the start: without the shipped atlas
+    // every exact value is empty.
     assert_eq!(text.lines().count(), 6, "{text}");
     assert!(text.lines().skip(1).all(|l| l.ends_with(',')), "{text}");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("ply 1: 0 of 4 positions proven"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("ply 1: 0 of 4 positions proven (0 from the stores)"));
+    // With it (the default), the atlas completes every row to ply 2: the
+    // start is drawn, d2-c3 loses for White (Black to move wins).
+    let out = alq(&[
+        "openings",
+        "--depth",
+        "2",
+        "--nodes",
+        "200",
+        "--solve",
+        "--solve-nodes",
+        "2000",
+        "--quiet",
+        "--out",
+        book.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("ply 2: 5 of 5 positions proven"), "{err}");
+    let text = std::fs::read_to_string(&book).unwrap();
+    let value = |line: &str| {
+        let row = text.lines().find(|l| l.starts_with(&format!("{line},"))).unwrap_or_else(|| panic!("{text}"));
+        row.rsplit(',').next().unwrap().to_string()
+    };
+    assert_eq!(value(""), "draw");
+    assert_eq!(value("d2-c3"), "win");
+    assert_eq!(text.lines().count(), 11, "{text}");
+    assert!(text.lines().skip(1).all(|l| !l.ends_with(',')), "{text}");
     // --tb without --solve is refused.
     let out = alq(&["openings", "--depth", "1", "--tb", "x", "--out", book.to_str().unwrap()]);
     assert!(!out.status.success());
