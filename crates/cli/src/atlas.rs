@@ -219,6 +219,22 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The atlas's table and traps to `depth` plies, by `value`, for the report.
+pub fn summary(
+    rules: alq_engine::RuleSet,
+    depth: u32,
+    value: &impl Fn(&Position) -> Value,
+    source: String,
+) -> alq_report::AtlasSummary {
+    let tree = atlas::tree(rules, Position::start_of(rules), depth);
+    let plies = atlas::ply_table(rules, &tree, value);
+    let traps = atlas::traps(rules, &tree, value)
+        .into_iter()
+        .map(|(mv, trapped, judged)| alq_report::AtlasTraps { first_move: mv.to_string(), trapped, judged })
+        .collect();
+    alq_report::AtlasSummary { source, plies, traps }
+}
+
 /// Every oracle wrote the work store; the first reads the others' part.
 fn gather(args: &AtlasArgs, oracles: &[Oracle<'_>]) -> anyhow::Result<()> {
     if !args.table_only && oracles.len() > 1 && args.work.exists() {

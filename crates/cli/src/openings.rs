@@ -301,47 +301,16 @@ fn complete_from_stores(
     let mut changed = 0;
     for e in entries.iter_mut() {
         let Some((known, _)) = oracle.known(&e.position)? else { continue };
-        let searched = e.exact_value.map_or(Value::Unknown, value_of);
-        let joined = join(searched, known)
-            .with_context(|| format!("{}: the proof search says {searched}, the stores say {known}", e.position))?;
+        let searched = e.exact_value.map_or(Value::Unknown, Value::from_proven);
+        let Some(joined) = searched.join(known) else {
+            bail!("{}: the proof search says {searched}, the stores say {known}: a contradiction", e.position);
+        };
         if joined != searched && !searched.is_exact() {
-            e.exact_value = proven_of(joined);
+            e.exact_value = joined.proven();
             changed += 1;
         }
     }
     Ok(changed)
-}
-
-/// A proven book value as the oracle's value (side to move's view).
-fn value_of(p: Proven) -> Value {
-    match p {
-        Proven::AtLeastDraw => Value::AtLeastDraw,
-        Proven::AtMostDraw => Value::AtMostDraw,
-        exact => exact.wdl().map_or(Value::Unknown, Value::from),
-    }
-}
-
-/// The oracle's value as a book value (no distance); none when unknown.
-fn proven_of(v: Value) -> Option<Proven> {
-    match v {
-        Value::Win => Some(Proven::Win),
-        Value::Loss => Some(Proven::Loss),
-        Value::Draw => Some(Proven::Exact(alq_engine::Exact::Draw)),
-        Value::AtLeastDraw => Some(Proven::AtLeastDraw),
-        Value::AtMostDraw => Some(Proven::AtMostDraw),
-        Value::Unknown => None,
-    }
-}
-
-/// What two findings about one position say together; an error when they
-/// contradict each other.
-fn join(a: Value, b: Value) -> anyhow::Result<Value> {
-    let (a, b) = (a.questions(), b.questions());
-    let one = |x: Option<bool>, y: Option<bool>| match (x, y) {
-        (Some(x), Some(y)) if x != y => bail!("they contradict each other"),
-        (x, y) => Ok(x.or(y)),
-    };
-    Ok(Value::from_questions(one(a.0, b.0)?, one(a.1, b.1)?))
 }
 
 /// `LO,HI` centipawns with `LO <= HI`.

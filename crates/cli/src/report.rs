@@ -39,6 +39,18 @@ pub struct ReportArgs {
     /// http://127.0.0.1:8080/): the page links each first move to it.
     #[arg(long, value_name = "URL")]
     explorer: Option<String>,
+    /// The exact opening atlas's section to this many plies (the shipped
+    /// atlas and --read-store; BrainKing's rules): per ply the positions won,
+    /// drawn and lost, how many moves keep the value, and the traps of each
+    /// holding first move. Its exact values also fill the opening lines that
+    /// --proofs left without one (--tb and --book come after it).
+    /// 0 leaves the section out.
+    #[arg(long, value_name = "PLIES", default_value_t = 10, value_parser = clap::value_parser!(u32).range(0..=12))]
+    atlas_depth: u32,
+    /// Proven-position stores added to the shipped atlas (`alq atlas --out`
+    /// or `--save-tree`, `alq oracle --store`). Repeatable.
+    #[arg(long, value_name = "FILE")]
+    read_store: Vec<PathBuf>,
     /// Worker threads for replaying games (default: all cores).
     #[arg(long, value_name = "T")]
     threads: Option<usize>,
@@ -67,6 +79,11 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, rules)).transpose()?;
     if let Some(proofs) = &proofs {
         report.fill_exact(&proofs.iter().cloned().collect());
+    }
+    if args.atlas_depth > 0 {
+        if let Some(atlas) = atlas_section(&mut report, rules, args.atlas_depth, &args.read_store)? {
+            report = report.with_atlas(atlas);
+        }
     }
     fill_exact(&mut report, rules, args.book.as_deref(), args.tb.as_deref())?;
     if let Some(dir) = &args.study {
@@ -148,4 +165,44 @@ fn fill_exact(
         report.fill_exact(&alq_report::exact_from_book(path)?);
     }
     Ok(())
+}
+
+/// The atlas's section from the shipped atlas and `stores` (none when they
+/// know nothing of the start, as under the classic rules without a store),
+/// and the exact values it gives the report's opening lines.
+fn atlas_section(
+    report: &mut alq_report::Report,
+    rules: alq_engine::RuleSet,
+    depth: u32,
+    stores: &[PathBuf],
+) -> anyhow::Result<Option<alq_report::AtlasSummary>> {
+    let oracle = alq_oracle::Oracle::new(
+        rules,
+        None,
+        crate::players::parse_evaluator("hce", rules)?,
+        alq_solver::Budget::nodes(1),
+    );
+    let shipped = oracle.read_shipped()? > 0;
+    for file in stores {
+        oracle.read_store(file)?;
+    }
+    let value =
+        |pos: &alq_engine::Position| oracle.known(pos).ok().flatten().map_or(alq_oracle::Value::Unknown, |(v, _)| v);
+    if value(&alq_engine::Position::start_of(rules)) == alq_oracle::Value::Unknown {
+        return Ok(None);
+    }
+    let exact = alq_report::exact_from_lines(report, rules, |pos| {
+        Some(value(pos)).filter(|v| v.is_exact()).and_then(|v| v.proven()).map(|p| p.to_string())
+    });
+    report.fill_missing_exact(&exact);
+    let mut source = match (shipped, stores.len()) {
+        (true, 0) => "the shipped opening atlas".to_string(),
+        (true, _) => "the shipped opening atlas and ".to_string(),
+        (false, _) => String::new(),
+    };
+    if !stores.is_empty() {
+        let names: Vec<String> = stores.iter().map(|p| p.display().to_string()).collect();
+        source += &names.join(", ");
+    }
+    Ok(Some(crate::atlas::summary(rules, depth, &value, source)))
 }

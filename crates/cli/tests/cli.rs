@@ -255,6 +255,49 @@ fn play_takes_moves_and_saves_finished_games() {
 }
 
 #[test]
+fn report_shows_the_exact_opening_atlas() {
+    let dir = fresh_dir("report-atlas");
+    let games = "../report/tests/data/match.csv";
+    let run_with = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let mut args = vec!["report", "--games", games, "--out", out.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(extra);
+        let run = alq(&args);
+        (run, out)
+    };
+    let (run, out) = run_with("default", &[]);
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let plies = summary["atlas"]["plies"].as_array().unwrap();
+    // Plies 0-10 of the tree: the start drawn, d2-c3 lost for White.
+    assert_eq!(plies.len(), 11);
+    assert_eq!(plies[10]["positions"], 24332);
+    assert_eq!((plies[0]["draws"].as_u64(), plies[1]["black_wins"].as_u64()), (Some(1), Some(1)));
+    let traps: Vec<&str> =
+        summary["atlas"]["traps"].as_array().unwrap().iter().map(|t| t["first_move"].as_str().unwrap()).collect();
+    assert_eq!(traps, ["b2-c3", "c2-c3", "d3-c3"]);
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## The exact opening atlas") && md.contains("most practical holding first move"), "{md}");
+    assert!(std::fs::read_to_string(out.join("report.html")).unwrap().contains("<h2 id=\"atlas\">"));
+    // Shallower, or left out.
+    let (run, out) = run_with("shallow", &["--atlas-depth", "3"]);
+    assert!(run.status.success());
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert_eq!(summary["atlas"]["plies"].as_array().unwrap().len(), 4);
+    let (run, out) = run_with("none", &["--atlas-depth", "0"]);
+    assert!(run.status.success());
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(summary.get("atlas").is_none());
+    // A missing store is named, exit 2.
+    let (run, _) = run_with("missing", &["--read-store", "no-such.store"]);
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("no-such.store"));
+}
+
+#[test]
 fn report_and_openings_write_their_files() {
     let dir = fresh_dir("report");
     let out = dir.join("report");

@@ -170,7 +170,7 @@ pub fn atlas_store(oracle: &Oracle<'_>, tree: &[Vec<Position>]) -> Result<Proven
 }
 
 /// One ply of the atlas's table.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct PlyRow {
     pub ply: u32,
     pub positions: usize,

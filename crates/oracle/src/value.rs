@@ -81,6 +81,41 @@ impl Value {
         }
     }
 
+    /// A book's or a proof's value (side to move's view) as far as it goes:
+    /// distances are dropped.
+    pub fn from_proven(p: alq_engine::Proven) -> Value {
+        match p {
+            alq_engine::Proven::AtLeastDraw => Value::AtLeastDraw,
+            alq_engine::Proven::AtMostDraw => Value::AtMostDraw,
+            exact => exact.wdl().map_or(Value::Unknown, Value::from),
+        }
+    }
+
+    /// This value as a book's value (`win`, `loss`, `draw`, `≥ draw`, `≤
+    /// draw`, without distance); none when unknown.
+    pub fn proven(self) -> Option<alq_engine::Proven> {
+        use alq_engine::Proven;
+        match self {
+            Value::Win => Some(Proven::Win),
+            Value::Loss => Some(Proven::Loss),
+            Value::Draw => Some(Proven::Exact(alq_engine::Exact::Draw)),
+            Value::AtLeastDraw => Some(Proven::AtLeastDraw),
+            Value::AtMostDraw => Some(Proven::AtMostDraw),
+            Value::Unknown => None,
+        }
+    }
+
+    /// What two findings about one position say together; `None` when they
+    /// contradict each other.
+    pub fn join(self, other: Value) -> Option<Value> {
+        let (a, b) = (self.questions(), other.questions());
+        let one = |x: Option<bool>, y: Option<bool>| match (x, y) {
+            (Some(x), Some(y)) if x != y => Err(()),
+            (x, y) => Ok(x.or(y)),
+        };
+        Some(Value::from_questions(one(a.0, b.0).ok()?, one(a.1, b.1).ok()?))
+    }
+
     /// `win`, `draw`, `loss`, `≥draw`, `≤draw` or `unknown`.
     pub fn name(self) -> &'static str {
         match self {
@@ -168,5 +203,21 @@ mod tests {
         assert!(Value::AtLeastDraw.admits(Wdl::Win) && !Value::AtLeastDraw.admits(Wdl::Loss));
         assert_eq!(Value::Win.for_other_side(), Value::Loss);
         assert_eq!(Value::from(Wdl::Draw).name(), "draw");
+    }
+
+    #[test]
+    fn findings_join_and_round_trip_through_book_values() {
+        let all = [Value::Win, Value::Draw, Value::Loss, Value::AtLeastDraw, Value::AtMostDraw, Value::Unknown];
+        for v in all {
+            assert_eq!(v.proven().map_or(Value::Unknown, Value::from_proven), v);
+            assert_eq!(v.join(Value::Unknown), Some(v));
+            assert_eq!(v.join(v), Some(v));
+        }
+        assert_eq!(Value::AtLeastDraw.join(Value::AtMostDraw), Some(Value::Draw));
+        assert_eq!(Value::AtLeastDraw.join(Value::Win), Some(Value::Win));
+        assert_eq!(Value::Win.join(Value::AtMostDraw), None);
+        assert_eq!(Value::Loss.join(Value::Draw), None);
+        assert_eq!(Value::from_proven(alq_engine::Proven::Exact(alq_engine::Exact::Win(31))), Value::Win);
+        assert_eq!(Value::Draw.proven().unwrap().to_string(), "draw");
     }
 }

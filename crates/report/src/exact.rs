@@ -51,6 +51,20 @@ pub fn exact_from_tables(report: &Report, tb: &Tablebase) -> Result<ExactValues,
     Ok(out)
 }
 
+/// Line -> value for every line of `report` (tree and first moves) that
+/// `value` knows, given the position after the line (side to move's view,
+/// as a book's `exact_value`). A line that is not a game from the start
+/// (the tree of games from other positions) is left out.
+pub fn exact_from_lines(
+    report: &Report,
+    rules: alq_engine::RuleSet,
+    value: impl Fn(&Position) -> Option<String>,
+) -> ExactValues {
+    let lines =
+        report.tree.iter().map(|l| l.line.as_str()).chain(report.first_moves.iter().map(|m| m.first_move.as_str()));
+    lines.filter_map(|line| Some((line.to_string(), value(&replay(rules, line).ok()?)?))).collect()
+}
+
 /// The position after a line of space-separated moves from the start.
 fn replay(rules: alq_engine::RuleSet, line: &str) -> Result<Position, ReportError> {
     let mut pos = Position::start_of(rules);
@@ -74,6 +88,17 @@ impl Report {
             if let Some(v) = values.get(&m.first_move) {
                 m.exact_value = Some(v.clone());
             }
+        }
+    }
+
+    /// Sets `exact_value` of the opening lines and first moves found in
+    /// `values` that have none yet.
+    pub fn fill_missing_exact(&mut self, values: &ExactValues) {
+        for l in self.tree.iter_mut().filter(|l| l.exact_value.is_none()) {
+            l.exact_value = values.get(&l.line).cloned();
+        }
+        for m in self.first_moves.iter_mut().filter(|m| m.exact_value.is_none()) {
+            m.exact_value = values.get(&m.first_move).cloned();
         }
     }
 }

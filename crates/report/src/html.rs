@@ -387,6 +387,9 @@ pub fn page(report: &Report, plots: &[(&str, String)]) -> String {
     if rd.results.games > 0 {
         pairing_table(&mut h, &rd.pairings, "R");
     }
+    if let Some(atlas) = &report.atlas {
+        h += &crate::atlas::html(atlas, esc);
+    }
     let kind = if report.tree_games == "from_start" {
         "games from the standard start"
     } else {
@@ -519,6 +522,9 @@ pub fn markdown(report: &Report) -> String {
     if rd.results.games > 0 {
         markdown_pairings(&mut m, &rd.pairings, "R");
         let _ = writeln!(m);
+    }
+    if let Some(atlas) = &report.atlas {
+        m += &crate::atlas::markdown(atlas);
     }
     let _ = writeln!(
         m,

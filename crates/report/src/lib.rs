@@ -26,6 +26,7 @@
 //! report.write(std::path::Path::new("data/report")).unwrap();
 //! ```
 
+mod atlas;
 mod collect;
 mod exact;
 mod html;
@@ -43,8 +44,9 @@ use thiserror::Error;
 pub use alq_stats::{
     difference, normal_cdf, score_interval, two_proportion, wilson, Difference, Rate, TwoProportion, Z95,
 };
+pub use atlas::{AtlasPly, AtlasSummary, AtlasTraps};
 pub use collect::{collect, game_files, Collected, Counts, Rates, Section, TableEntries, TreeNode};
-pub use exact::{exact_from_book, exact_from_tables};
+pub use exact::{exact_from_book, exact_from_lines, exact_from_tables};
 pub use study::{ProvenLine, RungErrors, StudyRung, StudySummary, GRADES_FILE};
 
 /// BrainKing's human Alquerque games, the reference the engine is set beside.
@@ -309,6 +311,9 @@ pub struct Report {
     pub tree_games: String,
     /// The strength ladder, when a study folder was given.
     pub study: Option<StudySummary>,
+    /// The exact opening atlas, when the caller's stores know it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub atlas: Option<AtlasSummary>,
     #[serde(skip)]
     pub tree: Vec<Line>,
     #[serde(skip)]
@@ -395,6 +400,7 @@ impl Report {
             tree_depth: c.tree_depth,
             tree_games: if c.searched.total.games > 0 { "from_start" } else { "randomised" }.to_string(),
             study: None,
+            atlas: None,
             tree: tree_section.tree.iter().map(|(l, node)| line(l, node)).collect(),
             lengths: c.searched.lengths.iter().map(|(&k, &v)| (k, v)).collect(),
             explorer: None,
@@ -407,6 +413,12 @@ impl Report {
     /// (e.g. `http://127.0.0.1:8080/`).
     pub fn with_explorer(mut self, url: &str) -> Report {
         self.explorer = Some(url.to_string());
+        self
+    }
+
+    /// The same report with the exact opening atlas's section.
+    pub fn with_atlas(mut self, atlas: AtlasSummary) -> Report {
+        self.atlas = Some(atlas);
         self
     }
 
