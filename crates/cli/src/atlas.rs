@@ -1,7 +1,8 @@
 //! `alq atlas`: the exact value of every position of the opening tree.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -34,7 +35,8 @@ use alq_solver::Budget;
 /// positions below it where most moves lose (the traps it sets).
 ///
 /// On a cluster, settle one ply at a time, deepest first: an array of jobs
-/// with --only-ply K and --shard I/N (every N-th position of the ply) each,
+/// with --only-ply K and --shard I/N (the I-th of N contiguous blocks of the
+/// ply) each,
 /// their work stores merged with `alq solve --merge` before the next ply;
 /// then a run without either writes the atlas
 /// (scripts/cluster/atlas-slurm.sh).
@@ -79,8 +81,9 @@ pub struct AtlasArgs {
     /// nothing): by default a rerun skips every position it has searched.
     #[arg(long)]
     retry: bool,
-    /// Take every N-th position of each ply from the I-th (0-based), a job
-    /// of a cluster array: `I/N`. The atlas is not written.
+    /// Take the I-th (0-based) of N contiguous blocks of each ply, a job of a
+    /// cluster array: `I/N` (blocks keep siblings, which a search often
+    /// settles on the way, in one job). The atlas is not written.
     #[arg(long, value_name = "I/N")]
     shard: Option<String>,
     /// Search this ply only (the others are read from the stores): a step of
@@ -101,6 +104,10 @@ pub struct AtlasArgs {
     /// write; a killed run loses at most this much work.
     #[arg(long, value_name = "S", default_value_t = 120)]
     save_every: u64,
+    /// Positions each worker's store keeps at most (about 30 bytes each in
+    /// memory, 8 on disk); past it, only the tree's positions are added.
+    #[arg(long, value_name = "N", default_value_t = 100_000_000)]
+    max_store: usize,
     /// Also write what the stores know of the tree's positions (values and
     /// bounds: a few hundred KB through ply 10, where the work store grows to
     /// gigabytes) to FILE: after the search, after a part (--only-ply,
@@ -117,6 +124,7 @@ fn oracle<'a>(
     args: &AtlasArgs,
     tb: Option<&'a alq_tablebase::Tablebase>,
     budget: Budget,
+    keep: Arc<HashSet<u64>>,
 ) -> anyhow::Result<Oracle<'a>> {
     let rules = alq_engine::RuleSet::BrainKing;
     let (mut oracle, _) = crate::players::open_oracle(rules, tb, &args.eval, budget, !args.no_shipped, None)?;
@@ -128,6 +136,8 @@ fn oracle<'a>(
     }
     oracle.use_store(&args.work)?;
     oracle.set_save_every(Duration::from_secs(args.save_every));
+    oracle.set_max_store(args.max_store);
+    oracle.keep_always(keep);
     Ok(oracle)
 }
 
@@ -147,8 +157,10 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         tree.iter().map(Vec::len).sum::<usize>(),
         tree.iter().map(|p| p.len().to_string()).collect::<Vec<_>>().join(", ")
     );
+    // Every tree position a search settles is kept, however full the store.
+    let keep: Arc<HashSet<u64>> = Arc::new(tree.iter().flatten().map(Position::key).collect());
     let oracles = (0..if args.table_only { 1 } else { threads })
-        .map(|_| oracle(&args, tb.as_ref(), budget))
+        .map(|_| oracle(&args, tb.as_ref(), budget, keep.clone()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     eprintln!(
         "known at the start (shipped proofs, --read-store, work store {}): {} positions",

@@ -40,8 +40,10 @@ pub fn tree(rules: RuleSet, start: Position, depth: u32) -> Vec<Vec<Position>> {
     plies
 }
 
-/// Which positions of a ply a worker takes: all, or every `count`-th from
-/// `index` (a job of a cluster array).
+/// Which positions of a ply a worker takes: all, or the `index`-th of
+/// `count` contiguous blocks (a job of a cluster array). Blocks keep
+/// siblings together: a search often settles its siblings on the way, and
+/// a job's own store then answers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shard {
     pub index: usize,
@@ -58,10 +60,14 @@ impl Shard {
         (index < count).then_some(Shard { index, count })
     }
 
-    fn takes(self, i: usize) -> bool {
-        i % self.count == self.index
+    /// Whether the job takes the `i`-th of `len` positions.
+    fn takes(self, i: usize, len: usize) -> bool {
+        i * self.count / len.max(1) == self.index
     }
 }
+
+/// How many consecutive positions a worker takes at a time.
+const RUN: usize = 16;
 
 /// What happened at one ply of an atlas run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -100,7 +106,7 @@ pub fn settle(
     assert!(!oracles.is_empty(), "at least one oracle");
     for (ply, positions) in tree.iter().enumerate().rev().filter(|(ply, _)| plies.contains(&(*ply as u32))) {
         let mine: Vec<&Position> =
-            positions.iter().enumerate().filter(|(i, _)| shard.takes(*i)).map(|(_, p)| p).collect();
+            positions.iter().enumerate().filter(|(i, _)| shard.takes(*i, positions.len())).map(|(_, p)| p).collect();
         let mut todo = Vec::new();
         let mut progress = PlyProgress { ply: ply as u32, positions: mine.len(), ..PlyProgress::default() };
         for &pos in &mine {
@@ -122,16 +128,21 @@ pub fn settle(
                 .map(|oracle| {
                     let (todo, next, state) = (&todo, &next, &state);
                     scope.spawn(move || -> Result<(), OracleError> {
+                        // Workers take runs of consecutive positions, so
+                        // that siblings a search settles on the way are
+                        // answered by the same worker's store.
                         loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(pos) = todo.get(i) else { return Ok(()) };
-                            // The oracle writes its store itself when a search
-                            // settled something and its last write is old enough.
-                            let answer = oracle.value_within(pos, budget)?;
-                            let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
-                            s.done += 1;
-                            s.exact += usize::from(answer.value.is_exact());
-                            on_progress(&s);
+                            let first = next.fetch_add(RUN, Ordering::Relaxed);
+                            let Some(run) = todo.get(first..(first + RUN).min(todo.len())) else { return Ok(()) };
+                            for pos in run {
+                                // The oracle writes its store itself when a search
+                                // settled something and its last write is old enough.
+                                let answer = oracle.value_within(pos, budget)?;
+                                let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
+                                s.done += 1;
+                                s.exact += usize::from(answer.value.is_exact());
+                                on_progress(&s);
+                            }
                         }
                     })
                 })
@@ -296,6 +307,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn shards_cut_a_ply_into_contiguous_blocks() {
+        for (len, count) in [(10, 3), (7, 7), (5, 8), (24_332, 200)] {
+            let owners: Vec<usize> = (0..len)
+                .map(|i| {
+                    let takers: Vec<usize> = (0..count).filter(|&index| Shard { index, count }.takes(i, len)).collect();
+                    assert_eq!(takers.len(), 1, "position {i} of {len}, {count} shards");
+                    takers[0]
+                })
+                .collect();
+            // Each shard's positions are one block, in shard order.
+            assert!(owners.windows(2).all(|w| w[0] <= w[1]), "{len} {count}");
+        }
+        assert!(Shard::ALL.takes(0, 1) && Shard::ALL.takes(9, 10));
+    }
+
+    #[test]
     fn the_tree_counts_distinct_positions_per_ply() {
         // The independent generator's counts (issue 42): 1, 4, 5, 6, 12, 27, 96.
         let t = tree(RuleSet::BrainKing, Position::start(), 6);
@@ -308,6 +335,6 @@ mod tests {
         assert_eq!(Shard::parse("3/3"), None);
         assert_eq!(Shard::parse("x"), None);
         let s = Shard { index: 1, count: 3 };
-        assert_eq!((0..9).filter(|&i| s.takes(i)).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!((0..9).filter(|&i| s.takes(i, 9)).collect::<Vec<_>>(), [3, 4, 5]);
     }
 }

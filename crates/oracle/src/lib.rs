@@ -396,6 +396,20 @@ impl<'a> Oracle<'a> {
             .collect()
     }
 
+    /// How many positions' answers the oracle keeps at most (50 million by
+    /// default); past it, only the positions asked about and those of
+    /// [`Oracle::keep_always`].
+    pub fn set_max_store(&mut self, positions: usize) {
+        self.lock().set_max_store(positions);
+    }
+
+    /// Positions (keys) whose answers are kept even when the store is full:
+    /// an atlas run's tree, whose positions a search often settles on the
+    /// way to another's.
+    pub fn keep_always(&mut self, keys: std::sync::Arc<std::collections::HashSet<u64>>) {
+        self.lock().keep_always(keys);
+    }
+
     /// How often searches write the user's store at most (a store of
     /// millions of positions takes seconds to merge and write: long runs
     /// write it less often, and lose at most that much work when killed).

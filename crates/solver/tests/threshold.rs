@@ -410,6 +410,35 @@ fn damaged_certificate_text_is_refused_with_the_line() {
 }
 
 #[test]
+fn a_full_store_keeps_the_root_and_the_positions_to_keep_always() {
+    let mut rng = ChaCha8Rng::seed_from_u64(23);
+    let mut checked = 0;
+    while checked < 5 {
+        let pos = random_position(&mut rng, 5, 5);
+        let children: std::collections::HashSet<u64> = pos.legal_moves().iter().map(|&m| pos.play(m).key()).collect();
+        if children.is_empty() {
+            continue;
+        }
+        // Full from the start: the root's answer only.
+        let mut full = ThresholdSolver::new(None, Some(hce()));
+        full.set_max_store(0);
+        let r = full.solve(&pos, Goal::WhiteDraws, &unlimited(), &mut |_| {}).unwrap();
+        assert_ne!(r.outcome, Outcome::Unknown);
+        let store = full.proven_store();
+        assert_eq!(store.entries.keys().copied().collect::<Vec<_>>(), [pos.key()], "{pos}");
+        // Keeping the children: the root and the children the search settled.
+        let mut kept = ThresholdSolver::new(None, Some(hce()));
+        kept.set_max_store(0);
+        kept.keep_always(std::sync::Arc::new(children.clone()));
+        kept.solve(&pos, Goal::WhiteDraws, &unlimited(), &mut |_| {}).unwrap();
+        let store = kept.proven_store();
+        assert!(store.entries.len() >= 2, "{pos}: a settled root rests on a settled child");
+        assert!(store.entries.keys().all(|k| *k == pos.key() || children.contains(k)), "{pos}");
+        checked += 1;
+    }
+}
+
+#[test]
 fn the_store_round_trips_serves_later_runs_and_refuses_damage() {
     let dir = std::env::temp_dir().join(format!("alq-threshold-store-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -181,6 +181,9 @@ pub struct ThresholdSolver<'a> {
     /// Tables positions with more pieces than this are not leaves.
     leaf_pieces: Option<u32>,
     max_store: usize,
+    /// Positions whose answers are kept even past `max_store` (as every
+    /// search's root is): an atlas run's tree.
+    keep_always: std::sync::Arc<std::collections::HashSet<u64>>,
     /// Positions expanded per analysis round: at least this many, and at
     /// least an eighth of those expanded so far.
     pub min_batch: usize,
@@ -224,6 +227,7 @@ impl<'a> ThresholdSolver<'a> {
             read_tables: Some(0),
             leaf_pieces: None,
             max_store: 50_000_000,
+            keep_always: Default::default(),
             min_batch: 256,
             refresh: true,
             cycle_aware: false,
@@ -232,6 +236,20 @@ impl<'a> ThresholdSolver<'a> {
             attacker_wins_as_leaves: false,
             checkpoint: None,
         }
+    }
+
+    /// How many positions' answers the store keeps at most (50 million by
+    /// default, about 1.5 GB): past it, a search's root and the positions
+    /// of [`ThresholdSolver::keep_always`] only.
+    pub fn set_max_store(&mut self, positions: usize) {
+        self.max_store = positions;
+    }
+
+    /// Positions (keys) whose answers the store keeps even when it is full,
+    /// such as an atlas run's tree: a search that settles a sibling on the
+    /// way then saves the sibling's own search.
+    pub fn keep_always(&mut self, keys: std::sync::Arc<std::collections::HashSet<u64>>) {
+        self.keep_always = keys;
     }
 
     pub fn set_rules(&mut self, rules: RuleSet) {

@@ -230,11 +230,16 @@ impl ThresholdSolver<'_> {
         Ok((result, win.is_none().then_some(run.state)))
     }
 
-    /// Adds the settled nodes' answers to the store (while it has room).
+    /// Adds the settled nodes' answers to the store while it has room; the
+    /// root's and those of the positions to keep always, room or not.
     fn keep_settled(&mut self, g: &CompactGraph, status: &[Status], attacker: Side) {
         for (i, &s) in status.iter().enumerate() {
-            if s != Status::Open && self.store.len() < self.max_store {
-                *self.store.entry(g.keys[i]).or_insert(0) |= answer_bit(attacker, s == Status::Won);
+            if s == Status::Open {
+                continue;
+            }
+            let key = g.keys[i];
+            if i == 0 || self.store.len() < self.max_store || self.keep_always.contains(&key) {
+                *self.store.entry(key).or_insert(0) |= answer_bit(attacker, s == Status::Won);
             }
         }
     }
