@@ -27,9 +27,10 @@ fn rank(v: Value) -> i32 {
 fn every_known_position_is_worth_its_best_move() {
     let oracle = shipped_oracle();
     let known = |p: &Position| oracle.known(p).unwrap().map_or(Value::Unknown, |(v, _)| v);
-    let tree = atlas::tree(RuleSet::BrainKing, Position::start(), 8);
+    let tree = atlas::tree(RuleSet::BrainKing, Position::start(), 10);
     let mut checked = 0;
-    for pos in tree.iter().take(8).flatten() {
+    // Plies 0-9: their moves lead to positions of the tree (plies 1-10).
+    for pos in tree.iter().take(10).flatten() {
         let v = known(pos);
         let children: Vec<Value> =
             pos.legal_moves_in(RuleSet::BrainKing).iter().map(|&m| known(&pos.play(m)).for_other_side()).collect();
@@ -49,10 +50,10 @@ fn every_known_position_is_worth_its_best_move() {
         }
     }
     // The start, its four moves and more: the shipped atlas settles most
-    // of plies 0-7 and their moves.
+    // of plies 0-7 and their moves, and what it holds of plies 8-10.
     assert!(checked >= 250, "{checked}");
     let rows = atlas::ply_table(RuleSet::BrainKing, &tree, &known);
-    assert_eq!(rows.iter().map(|r| r.positions).collect::<Vec<_>>(), [1, 4, 5, 6, 12, 27, 96, 386, 1554]);
+    assert_eq!(rows.iter().map(|r| r.positions).collect::<Vec<_>>(), [1, 4, 5, 6, 12, 27, 96, 386, 1554, 6123, 24332]);
     // The start is a draw, one first move (d2-c3) loses it.
     assert_eq!((rows[0].draws, rows[1].black_wins, rows[1].draws), (1, 1, 3));
     assert_eq!((rows[0].moves, rows[0].moves_keeping), (4, 3));
