@@ -22,5 +22,5 @@ if grep -E "Uncaught|ERR_FILE_NOT_FOUND|Failed to load resource" "$profile/err";
   echo "the page logged errors" >&2
   exit 1
 fi
-"$chrome" "${flags[@]}" --window-size=1200,2400 --screenshot="$png" "file://$page" 2>/dev/null
+"$chrome" "${flags[@]}" --window-size=${SHOT_SIZE:-1200,2400} --screenshot="$png" "file://$page" 2>/dev/null
 echo "screenshot: $png"

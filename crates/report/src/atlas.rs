@@ -57,7 +57,7 @@ impl AtlasSummary {
         format!(
             "Every distinct position within {} plies of the start, valued by {}: {exact} of {positions} positions \
              exact, the others a one-sided bound or not yet known (never guessed). Decided: the share already won \
-             by one side. Judged: positions the mover wins or draws whose every move's value is known; keeping: the \
+             by one side (a floor, marked ≥, where some are not exact). Judged: positions the mover wins or draws whose every move's value is known; keeping: the \
              share of their moves that keep the value; single: how many have one such move only.",
             self.plies.len().saturating_sub(1),
             self.source
@@ -92,7 +92,8 @@ fn ply_cells(r: &AtlasPly) -> [String; 11] {
         r.black_wins.to_string(),
         r.bounds.to_string(),
         r.unknown.to_string(),
-        pct(r.decided_share()),
+        // Bounds and unknowns may be decided too: then it is a floor.
+        format!("{}{}", if r.bounds + r.unknown > 0 { "≥ " } else { "" }, pct(r.decided_share())),
         r.judged.to_string(),
         pct(r.keep_share()),
         r.single_keeper.to_string(),
@@ -180,6 +181,15 @@ mod tests {
                     ..AtlasPly::default()
                 },
                 AtlasPly { ply: 1, positions: 4, draws: 3, black_wins: 1, ..AtlasPly::default() },
+                AtlasPly {
+                    ply: 2,
+                    positions: 5,
+                    draws: 1,
+                    black_wins: 1,
+                    bounds: 2,
+                    unknown: 1,
+                    ..AtlasPly::default()
+                },
             ],
             traps: vec![
                 AtlasTraps { first_move: "b2-c3".into(), trapped: 1, judged: 4 },
@@ -199,7 +209,8 @@ mod tests {
         assert!(md.contains("| 1 | 4 | 0 | 3 | 1 | 0 | 0 | 25.0 % | 0 | – | 0 |"), "{md}");
         assert!(md.contains("| c2-c3 | 6 | 3 | 50.0 % |"), "{md}");
         assert!(md.contains("most practical holding first move is c2-c3: in 50.0 %"), "{md}");
-        assert!(md.contains("5 of 5 positions exact"), "{md}");
+        assert!(md.contains("7 of 10 positions exact"), "{md}");
+        assert!(md.contains("| 2 | 5 | 0 | 1 | 1 | 2 | 1 | ≥ 20.0 % |"), "{md}");
         let html = html(&s, |t| t.replace('<', "&lt;"));
         assert!(html.contains("<td>d3-c3</td><td>0</td><td>0</td><td>–</td>"), "{html}");
         let none = AtlasSummary { traps: vec![], ..s };
