@@ -286,18 +286,7 @@ fn complete_from_stores(
     entries: &mut [book::BookEntry],
     tb: Option<&alq_tablebase::Tablebase>,
 ) -> anyhow::Result<usize> {
-    let oracle = alq_oracle::Oracle::new(
-        rules,
-        tb,
-        crate::players::parse_evaluator("hce", rules)?,
-        alq_solver::Budget::nodes(1),
-    );
-    if !args.no_shipped {
-        oracle.read_shipped()?;
-    }
-    for file in &args.read_store {
-        oracle.read_store(file)?;
-    }
+    let (oracle, _) = crate::players::lookup_oracle(rules, tb, !args.no_shipped, &args.read_store)?;
     let mut changed = 0;
     for e in entries.iter_mut() {
         let Some((known, _)) = oracle.known(&e.position)? else { continue };

@@ -58,6 +58,23 @@ pub fn shared_tablebase(
 /// The oracle of `alq oracle`, `analyze` and `play`: over `tb`, guided by
 /// `eval`, with the shipped proofs unless `shipped` is false and the user's
 /// store (read, then written back); returns it with the store's positions.
+/// An oracle that only looks up (it is never asked to search): the tables,
+/// the shipped proofs and atlas when `shipped`, and `stores`. Also returns
+/// whether shipped proofs were read (none under the classic rules).
+pub fn lookup_oracle<'a>(
+    rules: RuleSet,
+    tb: Option<&'a alq_tablebase::Tablebase>,
+    shipped: bool,
+    stores: &[std::path::PathBuf],
+) -> anyhow::Result<(alq_oracle::Oracle<'a>, bool)> {
+    let (oracle, _) = open_oracle(rules, tb, "hce", alq_solver::Budget::nodes(1), false, None)?;
+    let read_shipped = shipped && oracle.read_shipped()? > 0;
+    for file in stores {
+        oracle.read_store(file)?;
+    }
+    Ok((oracle, read_shipped))
+}
+
 pub fn open_oracle<'a>(
     rules: RuleSet,
     tb: Option<&'a alq_tablebase::Tablebase>,

@@ -176,16 +176,7 @@ fn atlas_section(
     depth: u32,
     stores: &[PathBuf],
 ) -> anyhow::Result<Option<alq_report::AtlasSummary>> {
-    let oracle = alq_oracle::Oracle::new(
-        rules,
-        None,
-        crate::players::parse_evaluator("hce", rules)?,
-        alq_solver::Budget::nodes(1),
-    );
-    let shipped = oracle.read_shipped()? > 0;
-    for file in stores {
-        oracle.read_store(file)?;
-    }
+    let (oracle, shipped) = crate::players::lookup_oracle(rules, None, true, stores)?;
     let value =
         |pos: &alq_engine::Position| oracle.known(pos).ok().flatten().map_or(alq_oracle::Value::Unknown, |(v, _)| v);
     if value(&alq_engine::Position::start_of(rules)) == alq_oracle::Value::Unknown {

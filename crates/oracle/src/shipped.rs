@@ -103,8 +103,8 @@ mod tests {
     fn the_shipped_atlas_holds_opening_tree_positions_and_agrees_with_the_proofs() {
         let atlas = shipped_atlas();
         assert_eq!(atlas.rules, RuleSet::BrainKing);
-        // Every entry is a position of the opening tree through ply 8.
-        let tree: std::collections::HashSet<u64> = crate::atlas::tree(RuleSet::BrainKing, Position::start(), 8)
+        // Every entry is a position of the opening tree through ply 10.
+        let tree: std::collections::HashSet<u64> = crate::atlas::tree(RuleSet::BrainKing, Position::start(), 10)
             .into_iter()
             .flatten()
             .map(|p| p.key())
