@@ -31,9 +31,9 @@ fn parse_embedded(bytes: &[u8], name: &str) -> ProvenStore {
 
 /// The opening atlas's bytes (`data/proofs/atlas.store`, embedded): the
 /// exact value, or the bound, of every position of the opening tree as far
-/// as `alq atlas` has settled it (through ply 8: `alq atlas --depth 7 --tb
-/// data/tb10w --retry`, then `--depth 8`, over the ≤ 10 tables and the
-/// shipped store; see docs/tablebases-and-solving.md, "The opening atlas").
+/// as `alq atlas` has settled it (through ply 10, over the ≤ 10 tables and
+/// the shipped store: the tree store of `alq atlas --depth 10 --table-only
+/// --save-tree`; see docs/tablebases-and-solving.md, "The opening atlas").
 pub const ATLAS_STORE: &[u8] = include_bytes!("../../../data/proofs/atlas.store");
 
 /// The shipped atlas, read once (BrainKing's rules).
