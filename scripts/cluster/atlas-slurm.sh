@@ -15,7 +15,9 @@
 # tables at 4 s a position, ply 10 went at about 2.7 positions a second on
 # 2 cores, so 24,332 positions are about 5 core-hours and 200 shards take
 # a few minutes; the positions left as bounds need a second pass with a
-# longer MOVETIME_MS (and --retry, added by RETRY=1).
+# longer MOVETIME_MS (and --retry, added by RETRY=1). Each job logs the
+# positions its searches left open with their budget (--tried, under
+# $OUT/work): a resubmitted job does not search them again at that budget.
 set -euo pipefail
 : "${OUT:?} ${ALQ:=alq} ${DEPTH:=10} ${SHARDS:=100} ${MOVETIME_MS:=4000} ${HASH_MB:=2000} ${MAX_STORE:=20000000} ${RETRY:=0}"
 mkdir -p "$OUT/work"
@@ -30,7 +32,7 @@ for k in $(seq "$DEPTH" -1 0); do
         --cpus-per-task=1 --mem=$((HASH_MB / 1000 + 3))G --time=12:00:00 --output="$OUT/ply$k-%a.log" \
         --wrap "$ALQ atlas --depth $DEPTH --only-ply $k --shard \$SLURM_ARRAY_TASK_ID/$SHARDS --threads 1 \
             \$([ -f $shared ] && echo --read-store $shared) --work $OUT/work/ply$k-\$SLURM_ARRAY_TASK_ID.store \
-            --save-tree $OUT/ply$k-\$SLURM_ARRAY_TASK_ID.tree --max-store $MAX_STORE $retry \
+            --save-tree $OUT/ply$k-\$SLURM_ARRAY_TASK_ID.tree --tried $OUT/work/ply$k-\$SLURM_ARRAY_TASK_ID.tried --max-store $MAX_STORE $retry \
             $tb --movetime $MOVETIME_MS --hash $HASH_MB --quiet")
     prev=$(sbatch --parsable --dependency=afterok:"$array" --job-name="alq-atlas-merge-$k" \
         --cpus-per-task=1 --mem=4G --time=01:00:00 --output="$OUT/merge$k.log" \

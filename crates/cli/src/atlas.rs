@@ -9,7 +9,8 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use alq_engine::Position;
-use alq_oracle::atlas::{self, PlyProgress, PlyRow, Shard};
+use alq_oracle::atlas::{self, PlyProgress, PlyRow, SettleOptions, Shard};
+use alq_oracle::tried::TriedLog;
 use alq_oracle::{Oracle, Value};
 use alq_solver::Budget;
 
@@ -81,6 +82,14 @@ pub struct AtlasArgs {
     /// nothing): by default a rerun skips every position it has searched.
     #[arg(long)]
     retry: bool,
+    /// A log of the searches that left positions open, with their budgets
+    /// (a line each, appended as the run goes): positions it holds with at
+    /// least this run's budget are not searched again, with --retry or
+    /// without. A long --retry pass can so be stopped and resumed, on
+    /// another machine too (the log is small: commit it beside the
+    /// --save-tree store).
+    #[arg(long, value_name = "FILE")]
+    tried: Option<PathBuf>,
     /// Take the I-th (0-based) of N contiguous blocks of each ply, a job of a
     /// cluster array: `I/N` (blocks keep siblings, which a search often
     /// settles on the way, in one job). The atlas is not written.
@@ -176,7 +185,12 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
             Some(k) => k..=k,
             None => 0..=args.depth,
         };
-        atlas::settle(&oracles, Some(&args.work), &tree, plies, budget, shard, args.retry, &|p: &PlyProgress| {
+        let tried = args.tried.as_deref().map(TriedLog::open).transpose()?;
+        if let (Some(log), Some(path)) = (&tried, &args.tried) {
+            eprintln!("tried log {}: {} positions left open before", path.display(), log.len());
+        }
+        let options = SettleOptions { budget, shard, retry: args.retry, tried: tried.as_ref() };
+        atlas::settle(&oracles, Some(&args.work), &tree, plies, options, &|p: &PlyProgress| {
             let mut bar = bar.lock().unwrap_or_else(|e| e.into_inner());
             if bar.as_ref().is_none_or(|(ply, _)| *ply != p.ply) {
                 if let Some((_, old)) = bar.take() {
@@ -191,7 +205,9 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
             }
             let (_, b) = bar.as_ref().expect("set above");
             b.set_position(p.done as u64);
-            b.set_message(format!("{} exact, {} known before", p.exact, p.known_before));
+            let tried =
+                if p.tried_before > 0 { format!(" ({} of them tried as long)", p.tried_before) } else { String::new() };
+            b.set_message(format!("{} exact, {} known before{tried}", p.exact, p.known_before));
         })?;
         if let Some((_, b)) = bar.lock().unwrap_or_else(|e| e.into_inner()).take() {
             b.finish();

@@ -288,6 +288,23 @@ fn atlas_writes_the_trees_values_and_refuses_bad_arguments() {
     };
     save_tree(&["--only-ply", "2", "--nodes", "1000"]);
     save_tree(&["--table-only"]);
+    // A damaged tried log is refused, naming the file and the line.
+    let tried = dir.join("atlas.tried");
+    std::fs::write(&tried, "00000000000000ff ms:4000\nnot a record\n00000000000000fe ms:1\n").unwrap();
+    let run = alq(&[
+        "atlas",
+        "--depth",
+        "1",
+        "--nodes",
+        "10",
+        "--work",
+        work.to_str().unwrap(),
+        "--quiet",
+        "--tried",
+        tried.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("atlas.tried, line 2"), "{err}");
     for args in [&["atlas", "--shard", "2/2"][..], &["atlas", "--threads", "0"], &["atlas", "--nodes", "0"]] {
         let out = alq(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

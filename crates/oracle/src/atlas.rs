@@ -17,6 +17,7 @@ use std::sync::Mutex;
 use alq_engine::{Position, RuleSet, Side};
 use alq_solver::{Budget, ProvenStore};
 
+use crate::tried::TriedLog;
 use crate::{Oracle, OracleError, Value};
 
 /// The distinct positions of the opening tree, ply by ply: `tree[k]` holds
@@ -75,34 +76,57 @@ pub struct PlyProgress {
     pub ply: u32,
     /// The ply's positions this run (or shard) takes.
     pub positions: usize,
-    /// Of those, known before the run (stores, tables, the end).
+    /// Of those, known before the run (stores, tables, the end), or left
+    /// open by an earlier search as long (in the tried log).
     pub known_before: usize,
+    /// Of those, skipped because the tried log holds them.
+    pub tried_before: usize,
     /// Done so far (known before, or searched).
     pub done: usize,
     /// Exact (win, draw or loss) so far.
     pub exact: usize,
 }
 
+/// How [`settle`] searches: the budget of each position, the part of each
+/// ply it takes, whether bounds are searched again, and the log of searches
+/// that left positions open.
+#[derive(Clone, Copy)]
+pub struct SettleOptions<'t> {
+    pub budget: Budget,
+    pub shard: Shard,
+    /// Search the positions the stores hold only a bound for, too.
+    pub retry: bool,
+    /// Positions searched with at least `budget` and left open, by this run
+    /// or an earlier one, are not searched again; this run's are added.
+    pub tried: Option<&'t TriedLog>,
+}
+
+impl SettleOptions<'_> {
+    /// Every position of each ply, within `budget`, known ones skipped.
+    pub fn new(budget: Budget) -> SettleOptions<'static> {
+        SettleOptions { budget, shard: Shard::ALL, retry: false, tried: None }
+    }
+}
+
 /// Settles the value of every position of `tree`, the deepest ply first,
-/// each position searched within `budget` by one of `oracles` (one per
-/// worker thread; they should use one store file, which each writes as its
-/// searches settle positions (merged with the file, atomically) and which
-/// this writes from every oracle and reads into every oracle after each ply
-/// so that they share what the ply settled). Positions the oracles
-/// already know are skipped, exact or not, unless `retry` is set for
-/// bounds and unknowns. Only the plies in `plies` are searched.
-/// `on_progress` is called after each position.
-#[allow(clippy::too_many_arguments)]
+/// each position searched within the options' budget by one of `oracles`
+/// (one per worker thread; they should use one store file, which each
+/// writes as its searches settle positions (merged with the file,
+/// atomically) and which this writes from every oracle and reads into
+/// every oracle after each ply so that they share what the ply settled).
+/// Positions the oracles already know are skipped, exact or not, unless
+/// `retry` is set for bounds and unknowns; so are those the `tried` log
+/// says were searched as long and left open. Only the plies in `plies` are
+/// searched. `on_progress` is called after each position.
 pub fn settle(
     oracles: &[Oracle<'_>],
     store_file: Option<&Path>,
     tree: &[Vec<Position>],
     plies: std::ops::RangeInclusive<u32>,
-    budget: Budget,
-    shard: Shard,
-    retry: bool,
+    options: SettleOptions<'_>,
     on_progress: &(dyn Fn(&PlyProgress) + Sync),
 ) -> Result<(), OracleError> {
+    let SettleOptions { budget, shard, retry, tried } = options;
     assert!(!oracles.is_empty(), "at least one oracle");
     for (ply, positions) in tree.iter().enumerate().rev().filter(|(ply, _)| plies.contains(&(*ply as u32))) {
         let mine: Vec<&Position> =
@@ -114,6 +138,10 @@ pub fn settle(
                 Some((v, _)) if v.is_exact() || !retry => {
                     progress.known_before += 1;
                     progress.exact += usize::from(v.is_exact());
+                }
+                _ if tried.is_some_and(|log| log.covers(pos.key(), &budget)) => {
+                    progress.known_before += 1;
+                    progress.tried_before += 1;
                 }
                 _ => todo.push(*pos),
             }
@@ -138,6 +166,9 @@ pub fn settle(
                                 // The oracle writes its store itself when a search
                                 // settled something and its last write is old enough.
                                 let answer = oracle.value_within(pos, budget)?;
+                                if let (false, Some(log)) = (answer.value.is_exact(), tried) {
+                                    log.record(pos.key(), &budget)?;
+                                }
                                 let mut s = state.lock().unwrap_or_else(|e| e.into_inner());
                                 s.done += 1;
                                 s.exact += usize::from(answer.value.is_exact());

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use alq_engine::Position;
 use alq_solver::Budget;
 
-use crate::atlas::{settle, PlyProgress, Shard};
+use crate::atlas::{settle, PlyProgress, SettleOptions};
 use crate::{Oracle, OracleError};
 
 /// What a labelling run found.
@@ -65,7 +65,7 @@ pub fn label(
 ) -> Result<LabelReport, OracleError> {
     let last = Mutex::new(LabelReport { positions: positions.len() as u64, ..LabelReport::default() });
     let tree = vec![positions.to_vec()];
-    settle(oracles, Some(store), &tree, 0..=0, budget, Shard::ALL, false, &|p| {
+    settle(oracles, Some(store), &tree, 0..=0, SettleOptions::new(budget), &|p| {
         let report = LabelReport::from(p);
         *last.lock().unwrap_or_else(|e| e.into_inner()) = report;
         on_progress(&report);

@@ -45,6 +45,7 @@
 pub mod atlas;
 pub mod label;
 mod shipped;
+pub mod tried;
 mod value;
 
 use std::path::{Path, PathBuf};
@@ -73,6 +74,9 @@ pub enum OracleError {
     /// A store that contradicts what the oracle knows.
     #[error("{}: {source}", path.display())]
     StoreContradiction { path: PathBuf, source: SolveError },
+    /// The log of searches that left positions open.
+    #[error(transparent)]
+    Tried(#[from] tried::TriedError),
 }
 
 /// An answer: the value for the side to move, where it came from, and what

@@ -3,7 +3,7 @@
 //! the best of its moves).
 
 use alq_engine::{Hce, HceWeights, Position, RuleSet};
-use alq_oracle::atlas::{self, Shard};
+use alq_oracle::atlas::{self, SettleOptions};
 use alq_oracle::{Oracle, Value};
 use alq_solver::Budget;
 
@@ -80,7 +80,7 @@ fn settling_fills_the_work_store_and_a_rerun_skips_what_is_known() {
     };
     let oracles = [make(), make()];
     let searched = std::sync::Mutex::new(Vec::new());
-    atlas::settle(&oracles, Some(&work), &tree, 0..=3, Budget::nodes(2_000), Shard::ALL, false, &|p| {
+    atlas::settle(&oracles, Some(&work), &tree, 0..=3, SettleOptions::new(Budget::nodes(2_000)), &|p| {
         searched.lock().unwrap().push(*p)
     })
     .unwrap();
@@ -97,7 +97,7 @@ fn settling_fills_the_work_store_and_a_rerun_skips_what_is_known() {
     // A rerun knows every position it searched (exact or not) before it starts.
     let again = [make()];
     let runs = std::sync::Mutex::new(Vec::new());
-    atlas::settle(&again, Some(&work), &tree, 0..=3, Budget::nodes(2_000), Shard::ALL, false, &|p| {
+    atlas::settle(&again, Some(&work), &tree, 0..=3, SettleOptions::new(Budget::nodes(2_000)), &|p| {
         runs.lock().unwrap().push(*p)
     })
     .unwrap();
@@ -116,4 +116,39 @@ fn settling_fills_the_work_store_and_a_rerun_skips_what_is_known() {
     });
     assert_eq!(rows[0].white_wins, 1);
     assert!(rows[0].moves_keeping >= 1 && rows[0].moves_keeping <= rows[0].moves);
+}
+
+#[test]
+fn the_tried_log_spares_a_rerun_the_searches_that_failed_at_its_budget() {
+    let dir = std::env::temp_dir().join(format!("alq-atlas-tried-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (work, log_path) = (dir.join("work.store"), dir.join("progress").join("atlas.tried"));
+    // The start and its moves: far too hard for a search of 50 positions,
+    // with no shipped proofs to answer them.
+    let tree = atlas::tree(RuleSet::BrainKing, Position::start(), 1);
+    let tiny = Budget::nodes(50);
+    let run = |budget: Budget, retry: bool| {
+        let log = alq_oracle::tried::TriedLog::open(&log_path).unwrap();
+        let mut o = Oracle::new(RuleSet::BrainKing, None, Box::new(Hce::new(HceWeights::default())), budget);
+        o.use_store(&work).unwrap();
+        let runs = std::sync::Mutex::new(Vec::new());
+        let options = SettleOptions { retry, tried: Some(&log), ..SettleOptions::new(budget) };
+        atlas::settle(&[o], Some(&work), &tree, 0..=1, options, &|p| runs.lock().unwrap().push(*p)).unwrap();
+        let last = |ply: u32| *runs.lock().unwrap().iter().rfind(|p| p.ply == ply).unwrap();
+        (last(1), last(0), log.len())
+    };
+    let (ply1, ply0, logged) = run(tiny, false);
+    assert_eq!((ply1.positions, ply1.tried_before, ply1.exact), (4, 0, 0), "{ply1:?}");
+    assert_eq!(logged, 5, "every open position is logged");
+    // A rerun with the same budget searches none of them again, with
+    // --retry or without.
+    for retry in [false, true] {
+        let (ply1, ply0, _) = run(tiny, retry);
+        assert_eq!((ply1.tried_before, ply1.known_before, ply1.done), (4, 4, 4), "{ply1:?}");
+        assert_eq!(ply0.tried_before, 1, "{ply0:?}");
+    }
+    // A larger budget searches them again.
+    let (ply1, _, _) = run(Budget::nodes(60), true);
+    assert_eq!(ply1.tried_before, 0, "{ply1:?}");
+    assert_eq!(ply0.positions, 1);
 }

@@ -1,0 +1,232 @@
+//! The positions an atlas run searched and left open, with the budget each
+//! was given: a log a rerun reads so that it does not spend the same budget
+//! on them again (a `--retry` pass over thousands of bounds takes hours,
+//! and is stopped and resumed; without the log every resumption would
+//! search again, from the first, every position the last one failed on).
+//!
+//! The file is text, one line a search: the position's key in hex and its
+//! budget (`ms:20000` or `nodes:100000`). It is appended to, a line at a
+//! time, as the searches end: a kill loses at most the line being written,
+//! and a last line without its newline (cut by the kill) is ignored when
+//! read back. It is a few tens of KB for the atlas, small enough to commit
+//! beside the tree store and carry to another machine.
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use alq_solver::Budget;
+use thiserror::Error;
+
+/// What one search was allowed: milliseconds, or expanded positions. Two
+/// budgets compare only when of one kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spent {
+    Millis(u64),
+    Nodes(u64),
+}
+
+impl Spent {
+    /// A search's budget as the log records it: its time when it has one,
+    /// else its nodes (`None`: a budget of memory only, never recorded).
+    pub fn of(budget: &Budget) -> Option<Spent> {
+        match (budget.time, budget.nodes) {
+            (Some(t), _) => Some(Spent::Millis(t.as_millis().try_into().unwrap_or(u64::MAX))),
+            (None, Some(n)) => Some(Spent::Nodes(n)),
+            (None, None) => None,
+        }
+    }
+
+    /// Whether a search with this budget was given at least `other`.
+    fn covers(self, other: Spent) -> bool {
+        match (self, other) {
+            (Spent::Millis(a), Spent::Millis(b)) | (Spent::Nodes(a), Spent::Nodes(b)) => a >= b,
+            _ => false,
+        }
+    }
+
+    fn parse(text: &str) -> Option<Spent> {
+        let (kind, n) = text.split_once(':')?;
+        let n = n.parse().ok()?;
+        match kind {
+            "ms" => Some(Spent::Millis(n)),
+            "nodes" => Some(Spent::Nodes(n)),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Spent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Spent::Millis(n) => write!(f, "ms:{n}"),
+            Spent::Nodes(n) => write!(f, "nodes:{n}"),
+        }
+    }
+}
+
+/// Why a log could not be read or written.
+#[derive(Debug, Error)]
+pub enum TriedError {
+    #[error("{}: {source}", path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}, line {line}: {text:?} is not `KEY BUDGET` (a hex key, then ms:N or nodes:N)", path.display())]
+    Line { path: PathBuf, line: usize, text: String },
+}
+
+/// The log: what it held when opened, and the file it appends to.
+pub struct TriedLog {
+    path: PathBuf,
+    /// Per position, the budgets it was searched with and left open (the
+    /// largest of each kind).
+    seen: Mutex<HashMap<u64, Vec<Spent>>>,
+    file: Mutex<Option<File>>,
+}
+
+impl TriedLog {
+    /// Reads the log at `path` if it exists (it is created at the first
+    /// record).
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, or holds a line that is not a record
+    /// (other than a last line cut short).
+    pub fn open(path: &Path) -> Result<TriedLog, TriedError> {
+        let io = |source| TriedError::Io { path: path.to_path_buf(), source };
+        let mut seen: HashMap<u64, Vec<Spent>> = HashMap::new();
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(io(e)),
+        };
+        let complete = text.ends_with('\n');
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let record = line
+                .split_once(' ')
+                .and_then(|(key, spent)| Some((u64::from_str_radix(key, 16).ok()?, Spent::parse(spent.trim())?)));
+            match record {
+                Some((key, spent)) => add(&mut seen, key, spent),
+                // Written when a kill cut the last write short.
+                None if i + 1 == lines.len() && !complete => {}
+                None => return Err(TriedError::Line { path: path.to_path_buf(), line: i + 1, text: line.to_string() }),
+            }
+        }
+        Ok(TriedLog { path: path.to_path_buf(), seen: Mutex::new(seen), file: Mutex::new(None) })
+    }
+
+    /// Whether `key` was searched with at least `budget` and left open.
+    pub fn covers(&self, key: u64, budget: &Budget) -> bool {
+        let Some(want) = Spent::of(budget) else { return false };
+        let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get(&key).is_some_and(|tried| tried.iter().any(|s| s.covers(want)))
+    }
+
+    /// Positions in the log.
+    pub fn len(&self) -> usize {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Appends that `key` was searched with `budget` and left open.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be opened or written.
+    pub fn record(&self, key: u64, budget: &Budget) -> Result<(), TriedError> {
+        let Some(spent) = Spent::of(budget) else { return Ok(()) };
+        let io = |source| TriedError::Io { path: self.path.clone(), source };
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        if file.is_none() {
+            if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(io)?;
+            }
+            // A last line a kill cut short is dropped first, so that the
+            // new record starts a line of its own.
+            drop_cut_line(&self.path).map_err(io)?;
+            let f = OpenOptions::new().create(true).append(true).open(&self.path).map_err(io)?;
+            *file = Some(f);
+        }
+        let f = file.as_mut().expect("opened above");
+        f.write_all(format!("{key:016x} {spent}\n").as_bytes()).map_err(io)?;
+        f.flush().map_err(io)?;
+        add(&mut self.seen.lock().unwrap_or_else(|e| e.into_inner()), key, spent);
+        Ok(())
+    }
+}
+
+fn add(seen: &mut HashMap<u64, Vec<Spent>>, key: u64, spent: Spent) {
+    let tried = seen.entry(key).or_default();
+    match tried.iter_mut().find(|s| std::mem::discriminant(*s) == std::mem::discriminant(&spent)) {
+        Some(s) if s.covers(spent) => {}
+        Some(s) => *s = spent,
+        None => tried.push(spent),
+    }
+}
+
+/// Cuts the file after its last newline when its last line has none.
+fn drop_cut_line(path: &Path) -> std::io::Result<()> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    if bytes.last().is_some_and(|&b| b != b'\n') {
+        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("alq-tried-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir.join("sub").join("atlas.tried")
+    }
+
+    #[test]
+    fn a_budget_covers_smaller_ones_of_its_kind_only() {
+        let path = temp("covers");
+        let log = TriedLog::open(&path).unwrap();
+        assert!(log.is_empty());
+        let ms = |n| Budget::time(Duration::from_millis(n));
+        log.record(7, &ms(20_000)).unwrap();
+        log.record(7, &ms(4_000)).unwrap();
+        log.record(9, &Budget::nodes(5_000)).unwrap();
+        for log in [&log, &TriedLog::open(&path).unwrap()] {
+            assert_eq!(log.len(), 2);
+            assert!(log.covers(7, &ms(20_000)) && log.covers(7, &ms(4_000)));
+            assert!(!log.covers(7, &ms(60_000)));
+            assert!(!log.covers(7, &Budget::nodes(1)));
+            assert!(log.covers(9, &Budget::nodes(5_000)) && !log.covers(9, &Budget::nodes(5_001)));
+            assert!(!log.covers(8, &ms(1)));
+        }
+    }
+
+    #[test]
+    fn a_cut_last_line_is_ignored_and_a_bad_line_refused() {
+        let path = temp("cut");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "000000000000000a ms:4000\n00000000000000").unwrap();
+        let log = TriedLog::open(&path).unwrap();
+        assert_eq!(log.len(), 1);
+        // The next record drops the cut line and starts a line of its own.
+        log.record(11, &Budget::nodes(3)).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text, "000000000000000a ms:4000\n000000000000000b nodes:3\n");
+        assert_eq!(TriedLog::open(&path).unwrap().len(), 2);
+        std::fs::write(&path, "000000000000000a ms:4000\nzz ms:1\n000000000000000b ms:1\n").unwrap();
+        let err = TriedLog::open(&path).err().expect("a bad line");
+        assert!(err.to_string().contains("line 2"), "{err}");
+    }
+}
