@@ -82,6 +82,30 @@ where
     result
 }
 
+/// The other way: a file appended to a line at a time (games, logs), which
+/// a kill may leave ending in the middle of a line. This cuts such a file
+/// back to its last complete line, so the next append starts a line of its
+/// own; a missing file is left missing.
+///
+/// # Errors
+///
+/// The I/O error of opening, reading or cutting the file.
+pub fn truncate_partial_line(path: &Path) -> io::Result<()> {
+    use std::io::Read;
+    let mut file = match std::fs::OpenOptions::new().read(true).write(true).open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e),
+    };
+    let mut text = Vec::new();
+    file.read_to_end(&mut text)?;
+    if text.last().is_some_and(|&b| b != b'\n') {
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        file.set_len(keep as u64)?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,6 +114,21 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("alq-fs-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         dir
+    }
+
+    #[test]
+    fn a_partial_last_line_is_cut_and_a_whole_file_kept() {
+        let dir = scratch("partial");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("log.txt");
+        truncate_partial_line(&path).unwrap();
+        assert!(!path.exists(), "a missing file stays missing");
+        for (before, after) in [("a\nb\n", "a\nb\n"), ("a\nb", "a\n"), ("ab", ""), ("", "")] {
+            std::fs::write(&path, before).unwrap();
+            truncate_partial_line(&path).unwrap();
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), after, "{before:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     fn entries(dir: &Path) -> Vec<String> {

@@ -148,7 +148,7 @@ impl TriedLog {
             }
             // A last line a kill cut short is dropped first, so that the
             // new record starts a line of its own.
-            drop_cut_line(&self.path).map_err(io)?;
+            alq_fs::truncate_partial_line(&self.path).map_err(io)?;
             let f = OpenOptions::new().create(true).append(true).open(&self.path).map_err(io)?;
             *file = Some(f);
         }
@@ -167,20 +167,6 @@ fn add(seen: &mut HashMap<u64, Vec<Spent>>, key: u64, spent: Spent) {
         Some(s) => *s = spent,
         None => tried.push(spent),
     }
-}
-
-/// Cuts the file after its last newline when its last line has none.
-fn drop_cut_line(path: &Path) -> std::io::Result<()> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(e),
-    };
-    if bytes.last().is_some_and(|&b| b != b'\n') {
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        OpenOptions::new().write(true).open(path)?.set_len(keep as u64)?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

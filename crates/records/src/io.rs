@@ -1,7 +1,6 @@
 //! Reading and writing games files.
 
 use std::fs::{File, OpenOptions};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -190,19 +189,7 @@ pub fn read_all(paths: &[PathBuf], skip_bad: bool) -> Result<(Vec<ReplayedGame>,
 /// Cuts a file that ends in the middle of a row (a write cut short by a
 /// kill) back to its last complete row. A missing file is left missing.
 pub fn truncate_partial_row(path: &Path) -> Result<(), RecordError> {
-    let io = |error| RecordError::Io { file: path.to_path_buf(), error };
-    let mut file = match OpenOptions::new().read(true).write(true).open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-        Err(e) => return Err(io(e)),
-    };
-    let mut text = Vec::new();
-    file.read_to_end(&mut text).map_err(io)?;
-    if !text.is_empty() && text.last() != Some(&b'\n') {
-        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        file.set_len(keep as u64).map_err(io)?;
-    }
-    Ok(())
+    alq_fs::truncate_partial_line(path).map_err(|error| RecordError::Io { file: path.to_path_buf(), error })
 }
 
 /// Writes a whole games file atomically (a temporary file, then a rename):
