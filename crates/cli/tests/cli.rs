@@ -2,8 +2,7 @@
 
 use std::process::Command;
 
-mod common;
-use common::{alq, fresh_dir, stdout};
+use crate::common::{alq, fresh_dir, stdout};
 
 #[test]
 fn moves_prints_sorted_moves_only() {

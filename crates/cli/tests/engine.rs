@@ -6,8 +6,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{alq, fresh_dir, stdout, ALQ};
+use crate::common::{alq, fresh_dir, stdout, ALQ};
 
 /// An `alq engine` process fed line by line.
 struct Session {

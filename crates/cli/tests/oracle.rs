@@ -2,8 +2,7 @@
 //! `alq match`: values with their source, move lines sorted as `alq moves`,
 //! the JSON object, the user's store answering a second run, bad input.
 
-mod common;
-use common::{alq, fresh_dir, stdout};
+use crate::common::{alq, fresh_dir, stdout};
 
 /// `...../..B../...../.W.W./..... w` is a White win in 7 (alq solve).
 const WON: &str = "...../..B../...../.W.W./..... w";
@@ -111,7 +110,7 @@ fn play_with_store(store: &std::path::Path, input: &[u8]) -> String {
 /// `alq play --nodes 500 --eval hce ARGS`, fed `input`: its output.
 fn play_with(args: &[&str], input: &[u8]) -> String {
     use std::io::Write;
-    let mut child = std::process::Command::new(common::ALQ)
+    let mut child = std::process::Command::new(crate::common::ALQ)
         .args(["play", "--nodes", "500", "--eval", "hce"])
         .args(args)
         .stdin(std::process::Stdio::piped())

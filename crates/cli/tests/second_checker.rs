@@ -10,8 +10,7 @@ use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Wdl};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-mod common;
-use common::{alq, fresh_dir};
+use crate::common::{alq, fresh_dir};
 
 #[test]
 fn tables_agree_with_the_tablebase_on_every_position_up_to_six_pieces() {

@@ -3,8 +3,7 @@
 
 use std::process::Output;
 
-mod common;
-use common::{alq, fresh_dir, stdout};
+use crate::common::{alq, fresh_dir, stdout};
 
 #[test]
 fn solve_prints_the_value_last_with_nodes_time_memory_and_move() {

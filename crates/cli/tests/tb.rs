@@ -2,8 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{alq, stdout};
+use crate::common::{alq, stdout};
 
 fn built(name: &str, pieces: u32) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-tb-{name}"));

@@ -1,8 +1,9 @@
 //! Errors for text that users and files hand to the engine.
 
+use std::fmt;
+
 use thiserror::Error;
 
-use crate::key::KeyProblem;
 use crate::types::Side;
 
 /// Why a position text was refused. Each variant holds the rejected text.
@@ -39,5 +40,26 @@ fn legal_list(legal: &[String]) -> String {
         "none (the side to move has lost)".to_string()
     } else {
         legal.join(" ")
+    }
+}
+
+/// Why a number is not the key of a position ([`Position::from_key`](crate::Position::from_key)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyProblem {
+    /// A bit above bit 50 is set.
+    HighBits,
+    /// A point is in both White's and Black's field.
+    SharedPoint,
+    /// One side has more than 12 pieces.
+    TooManyPieces,
+}
+
+impl fmt::Display for KeyProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KeyProblem::HighBits => "has bits above bit 50",
+            KeyProblem::SharedPoint => "puts both sides on one point",
+            KeyProblem::TooManyPieces => "has more than 12 pieces of one side",
+        })
     }
 }

@@ -14,36 +14,13 @@
 //! Black. The key carries no rule set: the same pieces under the two rule
 //! sets have the same key.
 
-use std::fmt;
-
-use crate::error::PositionError;
+use crate::error::{KeyProblem, PositionError};
 use crate::position::Position;
 use crate::types::{Bitboard, Side};
 
 const POINTS: u64 = (1 << 25) - 1;
 const BLACK_SHIFT: u32 = 25;
 const SIDE_BIT: u32 = 50;
-
-/// Why a number is not the key of a position ([`Position::from_key`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyProblem {
-    /// A bit above bit 50 is set.
-    HighBits,
-    /// A point is in both White's and Black's field.
-    SharedPoint,
-    /// One side has more than 12 pieces.
-    TooManyPieces,
-}
-
-impl fmt::Display for KeyProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            KeyProblem::HighBits => "has bits above bit 50",
-            KeyProblem::SharedPoint => "puts both sides on one point",
-            KeyProblem::TooManyPieces => "has more than 12 pieces of one side",
-        })
-    }
-}
 
 /// The side to move of a key, read without building the position.
 ///

@@ -26,11 +26,13 @@ mod error;
 mod eval;
 mod game;
 mod key;
+mod limits;
 mod moves;
 mod nn;
 mod perft;
 mod position;
 mod rules;
+mod score;
 mod search;
 mod tables;
 mod tt;
@@ -38,10 +40,11 @@ mod types;
 mod zobrist;
 
 pub use actions::ActionIndex;
-pub use error::{MoveError, PositionError};
+pub use error::{KeyProblem, MoveError, PositionError};
 pub use eval::{Evaluator, Hce, HceWeights, WeightError, MAX_EVAL};
 pub use game::{Game, GameConfig, Outcome, Termination};
-pub use key::{key_side, KeyProblem};
+pub use key::key_side;
+pub use limits::{time_for_move, Limits};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{
     default_network, feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError,
@@ -50,9 +53,8 @@ pub use nn::{
 pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};
 pub use rules::{Jump, JumpList, RuleSet, Rules, Shift, Variant, BRAINKING, BRAINKING_RULES, CLASSIC, CLASSIC_RULES};
-pub use search::{
-    time_for_move, Iteration, Limits, Score, SearchConfig, SearchResult, Searcher, MATE, MATE_BOUND, MAX_PLY, TB_WIN,
-};
+pub use score::{Score, MATE, MATE_BOUND, TB_WIN};
+pub use search::{Iteration, SearchConfig, SearchResult, Searcher, MAX_PLY};
 pub use tables::{EndgameTables, Exact, Proven, Wdl};
 pub use tt::{Bound, TranspositionTable};
 pub use types::{Bitboard, BitboardIter, Point, Side};

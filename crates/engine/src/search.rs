@@ -5,213 +5,23 @@
 //! [`Searcher::set_threads`]) helper threads search the same root into the
 //! shared transposition table (Lazy SMP) and the main thread's result is used.
 
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::limits::Limits;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use crate::rules::{Rules, BRAINKING_RULES};
+use crate::score::{Score, MATE, MATE_BOUND, TB_WIN};
 use crate::tables::{EndgameTables, Exact, Wdl};
 use crate::tt::{Bound, Entry, TranspositionTable};
 
-/// Score of a win at the root (minus the plies it takes).
-pub const MATE: i32 = 30_000;
-/// Scores beyond this (in absolute value) are proven wins or losses.
-pub const MATE_BOUND: i32 = MATE - 1_000;
 const INFINITY: i32 = 31_000;
 /// Deepest ply the search goes to (counting forced-capture plies).
 pub const MAX_PLY: usize = 128;
-
-/// The score of a position that win/draw/loss tables (no distance) give as
-/// won, less the ply: above every evaluation ([`crate::MAX_EVAL`]) and below
-/// every proven mate ([`MATE_BOUND`]). It is not a proof: the distance is
-/// unknown, so a game's no-progress rule might still end it drawn; the
-/// search plays towards it and proves it once the distance tables cover the
-/// position.
-pub const TB_WIN: i32 = 25_000;
-
-/// A search score from the side to move's point of view.
-///
-/// # Examples
-///
-/// ```
-/// use alq_engine::{Score, MATE};
-///
-/// assert_eq!(Score::from_internal(MATE - 3), Score::Win(3));
-/// assert_eq!(Score::Win(3).to_internal(), MATE - 3);
-/// assert_eq!(Score::Cp(-40).negate(), Score::Cp(40));
-/// assert_eq!(Score::Loss(2).to_string(), "loss 2");
-/// assert!(Score::Draw.is_proven() && !Score::Cp(0).is_proven());
-/// assert!(Score::Win(9).to_internal() > Score::Cp(500).to_internal());
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    /// Centipawns (one piece is about 100).
-    Cp(i32),
-    /// The side to move wins in this many plies (proven).
-    Win(u32),
-    /// The side to move loses in this many plies (proven).
-    Loss(u32),
-    /// Proven drawn by endgame tables: neither side can force the end.
-    Draw,
-}
-
-impl Score {
-    /// Converts an internal score (mate scores relative to the root). Never
-    /// gives [`Score::Draw`]: a draw is proven only by tables at the root.
-    pub fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Win((MATE - score) as u32)
-        } else if score <= -MATE_BOUND {
-            Score::Loss((MATE + score) as u32)
-        } else {
-            Score::Cp(score)
-        }
-    }
-
-    /// The score on one scale, for comparisons and records (wins high).
-    pub fn to_internal(self) -> i32 {
-        match self {
-            Score::Cp(cp) => cp,
-            Score::Win(p) => MATE - p as i32,
-            Score::Loss(p) => -MATE + p as i32,
-            Score::Draw => 0,
-        }
-    }
-
-    /// Whether the result is proven (a win, a loss or a table draw).
-    pub fn is_proven(self) -> bool {
-        !matches!(self, Score::Cp(_))
-    }
-
-    /// The score of an exact table value.
-    pub fn from_exact(value: Exact) -> Score {
-        match value {
-            Exact::Win(d) => Score::Win(d),
-            Exact::Loss(d) => Score::Loss(d),
-            Exact::Draw => Score::Draw,
-        }
-    }
-
-    /// The exact value a proven score gives (inverse of
-    /// [`Score::from_exact`]); none for centipawns.
-    pub fn exact(self) -> Option<Exact> {
-        match self {
-            Score::Win(p) => Some(Exact::Win(p)),
-            Score::Loss(p) => Some(Exact::Loss(p)),
-            Score::Draw => Some(Exact::Draw),
-            Score::Cp(_) => None,
-        }
-    }
-
-    /// The score from the other side's point of view, one ply earlier or later
-    /// is not accounted for: only the sign flips.
-    pub fn negate(self) -> Score {
-        match self {
-            Score::Cp(cp) => Score::Cp(-cp),
-            Score::Win(p) => Score::Loss(p),
-            Score::Loss(p) => Score::Win(p),
-            Score::Draw => Score::Draw,
-        }
-    }
-}
-
-impl fmt::Display for Score {
-    /// `cp N`, `win P`, `loss P` or `draw`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Score::Cp(cp) => write!(f, "cp {cp}"),
-            Score::Win(p) => write!(f, "win {p}"),
-            Score::Loss(p) => write!(f, "loss {p}"),
-            Score::Draw => f.write_str("draw"),
-        }
-    }
-}
-
-/// When to stop searching. With only `depth` or `nodes` set the search is
-/// deterministic; `movetime` depends on the machine. With nothing set the
-/// search runs to [`MAX_PLY`] or until it proves the result.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Limits {
-    pub depth: Option<u32>,
-    pub nodes: Option<u64>,
-    pub movetime: Option<Duration>,
-}
-
-impl Limits {
-    /// Search to `depth` plies (forced captures at the horizon not counted).
-    pub fn depth(depth: u32) -> Limits {
-        Limits { depth: Some(depth), ..Limits::default() }
-    }
-
-    /// Stop once about `nodes` nodes are searched (after depth 1).
-    pub fn nodes(nodes: u64) -> Limits {
-        Limits { nodes: Some(nodes), ..Limits::default() }
-    }
-
-    /// Stop after `time` (after depth 1); see [`time_for_move`].
-    pub fn movetime(time: Duration) -> Limits {
-        Limits { movetime: Some(time), ..Limits::default() }
-    }
-}
-
-impl fmt::Display for Limits {
-    /// `nodes=N`, `depth=D`, `movetime=MS`, comma-separated.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        if let Some(d) = self.depth {
-            parts.push(format!("depth={d}"));
-        }
-        if let Some(n) = self.nodes {
-            parts.push(format!("nodes={n}"));
-        }
-        if let Some(t) = self.movetime {
-            parts.push(format!("movetime={}", t.as_millis()));
-        }
-        f.write_str(&parts.join(","))
-    }
-}
-
-/// Time to spend on one move when playing on a clock: `remaining` on the
-/// mover's clock, `increment` added after each move, `moves_to_go` moves
-/// until the next time control (none: sudden death, planned as 30 moves).
-/// Spends about `remaining / moves_to_go` plus three quarters of the
-/// increment, never more than 40 % of what is left (80 % with one move to
-/// go), less 20 ms kept for reading and writing moves, and at least 1 ms.
-/// Used as [`Limits::movetime`], which ends an iteration early when half of
-/// it is gone, the search does not run over it by more than a few
-/// milliseconds.
-///
-/// # Panics
-///
-/// When `remaining` or `increment` is so large (over about 146 billion
-/// years) that multiplying it by 4 or 3 overflows a [`Duration`].
-///
-/// # Examples
-///
-/// ```
-/// use std::time::Duration;
-/// use alq_engine::time_for_move;
-///
-/// let ms = Duration::from_millis;
-/// // One minute, sudden death: planned as 30 moves, 2 s less 20 ms each.
-/// assert_eq!(time_for_move(ms(60_000), ms(0), None), ms(1_980));
-/// // One move to go: at most 80 % of the clock.
-/// assert_eq!(time_for_move(ms(1_000), ms(0), Some(1)), ms(780));
-/// // Nearly out of time: still 1 ms.
-/// assert_eq!(time_for_move(ms(10), ms(0), None), ms(1));
-/// ```
-pub fn time_for_move(remaining: Duration, increment: Duration, moves_to_go: Option<u32>) -> Duration {
-    let overhead = Duration::from_millis(20);
-    let to_go = moves_to_go.unwrap_or(30).clamp(1, 200);
-    let share = remaining / to_go + increment * 3 / 4;
-    let cap = if to_go == 1 { remaining * 4 / 5 } else { remaining * 2 / 5 };
-    share.min(cap).saturating_sub(overhead).max(Duration::from_millis(1))
-}
 
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug)]

@@ -82,6 +82,43 @@ where
     result
 }
 
+/// Copies the file `from` to `to` atomically (through a temporary file beside
+/// `to`, synced, then renamed), creating `to`'s folder if needed.
+///
+/// # Errors
+///
+/// The I/O error of reading `from` or of the atomic write; `to` is then
+/// unchanged.
+pub fn copy_atomic(from: &Path, to: &Path) -> io::Result<()> {
+    let mut source = File::open(from)?;
+    write_atomic_with(to, |w| io::copy(&mut source, w).map(|_| ()))
+}
+
+/// Swaps the folder `new`, already written in full, in for the folder `dst`:
+/// `dst` is renamed to `DST.old`, `new` to `dst`, and `DST.old` is removed
+/// (as is one a killed swap left behind). A kill leaves `dst` whole, old or
+/// new, except between the two renames, when the old one is at `DST.old`.
+///
+/// # Errors
+///
+/// The I/O error of a removal or rename.
+pub fn replace_dir(new: &Path, dst: &Path) -> io::Result<()> {
+    let mut old = dst.as_os_str().to_owned();
+    old.push(".old");
+    let old = PathBuf::from(old);
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
+    }
+    if dst.exists() {
+        std::fs::rename(dst, &old)?;
+    }
+    std::fs::rename(new, dst)?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old)?;
+    }
+    Ok(())
+}
+
 /// The other way: a file appended to a line at a time (games, logs), which
 /// a kill may leave ending in the middle of a line. This cuts such a file
 /// back to its last complete line, so the next append starts a line of its
@@ -136,6 +173,31 @@ mod tests {
             std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
         names.sort();
         names
+    }
+
+    #[test]
+    fn a_copy_and_a_folder_swap_replace_whole_and_leave_nothing_else() {
+        let dir = scratch("copy-swap");
+        let from = dir.join("a.bin");
+        write_atomic(&from, b"network").unwrap();
+        copy_atomic(&from, &dir.join("b.bin")).unwrap();
+        assert_eq!(std::fs::read(dir.join("b.bin")).unwrap(), b"network");
+        assert!(copy_atomic(&dir.join("missing"), &dir.join("b.bin")).is_err());
+        assert_eq!(std::fs::read(dir.join("b.bin")).unwrap(), b"network", "a failed copy leaves the target");
+
+        let dst = dir.join("ckpt");
+        for (round, text) in ["one", "two"].into_iter().enumerate() {
+            let new = dir.join("ckpt.tmp");
+            write_atomic(&new.join("state"), text.as_bytes()).unwrap();
+            if round == 1 {
+                // A swap killed between its renames left the previous one.
+                write_atomic(&dir.join("ckpt.old").join("state"), b"stale").unwrap();
+            }
+            replace_dir(&new, &dst).unwrap();
+            assert_eq!(std::fs::read(dst.join("state")).unwrap(), text.as_bytes());
+        }
+        assert_eq!(entries(&dir), ["a.bin", "b.bin", "ckpt"]);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -4,18 +4,17 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use alq_engine::{GameConfig, RuleSet};
-use alq_play::{run_match, MatchConfig, MatchReport, PlayerSpec};
+use alq_play::{run_match, MatchConfig, PlayerSpec};
 use alq_report::pipeline::AnchorElo;
-use alq_stats::{Sprt, SprtDecision};
+use alq_stats::Sprt;
 
 use crate::config::{MatchStage, PipelineConfig};
 use crate::error::PipelineError;
 use crate::event::{PipelineEvent, Stage};
 use crate::files::{read_json, write_json};
 use crate::seeds::{seed, SeedUse};
+use crate::summary::StageResult;
 use crate::train::best_player;
 
 /// Plays generation `g`'s candidate against the best player so far (`hce`
@@ -80,52 +79,6 @@ fn saved_or_played(
 fn slug(spec: &str) -> String {
     let name = Path::new(spec).file_stem().map_or(spec.to_string(), |s| s.to_string_lossy().into_owned());
     name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect()
-}
-
-/// A finished match stage, as saved in `match.json` / `elo.json`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) struct StageResult {
-    a: String,
-    b: String,
-    games: u64,
-    wins: u64,
-    draws: u64,
-    losses: u64,
-    pub(crate) elo: f64,
-    pub(crate) elo_ci95: [f64; 2],
-    #[serde(default)]
-    pub(crate) nelo: Option<f64>,
-    #[serde(default)]
-    pub(crate) nelo_ci95: Option<[f64; 2]>,
-    /// Pairs by the first player's points in the pair: 0, 0.5, 1, 1.5, 2.
-    #[serde(default)]
-    pentanomial: Option<[u64; 5]>,
-    pub(crate) llr: Option<f64>,
-    decision: Option<SprtDecision>,
-}
-
-impl StageResult {
-    fn of(r: &MatchReport) -> StageResult {
-        StageResult {
-            a: r.a.clone(),
-            b: r.b.clone(),
-            games: r.games,
-            wins: r.wins,
-            draws: r.draws,
-            losses: r.losses,
-            elo: r.elo,
-            elo_ci95: r.elo_ci95,
-            nelo: r.nelo,
-            nelo_ci95: r.nelo_ci95,
-            pentanomial: Some(r.pentanomial),
-            llr: r.sprt.as_ref().map(|s| s.state.llr),
-            decision: r.sprt.as_ref().map(|s| s.state.decision),
-        }
-    }
-
-    pub(crate) fn promotes(&self) -> bool {
-        alq_stats::gate_passes(self.decision, (self.elo_ci95[0], self.elo_ci95[1]))
-    }
 }
 
 /// Plays one match stage: `a` against `b` at the stage's nodes over every

@@ -9,13 +9,7 @@ use crate::config::PipelineConfig;
 use crate::error::PipelineError;
 use crate::event::{PipelineEvent, Stage};
 use crate::seeds::{seed, SeedUse};
-
-/// The self-play part of a generation's row.
-pub(crate) struct SelfplayRow {
-    /// The player as the records name it.
-    pub(crate) player: String,
-    pub(crate) games: u64,
-}
+use crate::summary::SelfplayRow;
 
 /// Plays (or resumes) generation `g`'s self-play with `player` into `dir`.
 pub(crate) fn selfplay(

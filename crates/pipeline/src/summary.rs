@@ -6,13 +6,66 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use alq_play::MatchReport;
 use alq_report::pipeline::{AnchorElo, PipelineRow, PipelineSummary, StartResult};
+use alq_stats::SprtDecision;
 
 use crate::config::PipelineConfig;
 use crate::error::PipelineError;
 use crate::files::write_json;
-use crate::matches::StageResult;
-use crate::selfplay::SelfplayRow;
+
+/// A finished match stage, as saved in `match.json` / `elo.json`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct StageResult {
+    a: String,
+    b: String,
+    games: u64,
+    wins: u64,
+    draws: u64,
+    losses: u64,
+    pub(crate) elo: f64,
+    pub(crate) elo_ci95: [f64; 2],
+    #[serde(default)]
+    pub(crate) nelo: Option<f64>,
+    #[serde(default)]
+    pub(crate) nelo_ci95: Option<[f64; 2]>,
+    /// Pairs by the first player's points in the pair: 0, 0.5, 1, 1.5, 2.
+    #[serde(default)]
+    pentanomial: Option<[u64; 5]>,
+    pub(crate) llr: Option<f64>,
+    decision: Option<SprtDecision>,
+}
+
+impl StageResult {
+    pub(crate) fn of(r: &MatchReport) -> StageResult {
+        StageResult {
+            a: r.a.clone(),
+            b: r.b.clone(),
+            games: r.games,
+            wins: r.wins,
+            draws: r.draws,
+            losses: r.losses,
+            elo: r.elo,
+            elo_ci95: r.elo_ci95,
+            nelo: r.nelo,
+            nelo_ci95: r.nelo_ci95,
+            pentanomial: Some(r.pentanomial),
+            llr: r.sprt.as_ref().map(|s| s.state.llr),
+            decision: r.sprt.as_ref().map(|s| s.state.decision),
+        }
+    }
+
+    pub(crate) fn promotes(&self) -> bool {
+        alq_stats::gate_passes(self.decision, (self.elo_ci95[0], self.elo_ci95[1]))
+    }
+}
+
+/// The self-play part of a generation's row.
+pub(crate) struct SelfplayRow {
+    /// The player as the records name it.
+    pub(crate) player: String,
+    pub(crate) games: u64,
+}
 
 /// One generation in the run summary.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -53,8 +53,8 @@ pub(crate) fn train_candidate(
         Event::EpochEnd(_) | Event::Widened { .. } => {}
     })?;
     let copy = |from: PathBuf, to: PathBuf| std::fs::copy(&from, &to).map(|_| ()).map_err(io(&to));
-    copy(train_dir.join("network.alqnet"), dir.join("candidate.alqnet.tmp"))?;
-    std::fs::rename(dir.join("candidate.alqnet.tmp"), &candidate).map_err(io(&candidate))?;
+    let network = train_dir.join("network.alqnet");
+    alq_fs::copy_atomic(&network, &candidate).map_err(io(&candidate))?;
     // The training metrics sit beside the candidate.
     copy(train_dir.join("metrics.csv"), dir.join("metrics.csv"))?;
     Ok(candidate)

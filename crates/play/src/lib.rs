@@ -25,6 +25,7 @@
 //! println!("{:+.0} Elo", report.elo);
 //! ```
 
+mod choice;
 pub mod external;
 pub mod grade;
 pub mod matches;
@@ -33,6 +34,7 @@ pub mod perfect;
 pub mod players;
 pub mod protocol;
 
+pub use choice::Choice;
 pub use external::{EngineProcess, Forfeit};
 pub use grade::{
     grade_game, GradeError, GradeReport, GradedGame, GradedMove, Phase, PlayerGrades, ValueCache, Verdict,
@@ -43,7 +45,7 @@ pub use matches::{
 };
 pub use openings::Opening;
 pub use players::{
-    Choice, Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SetupError, SpecError, TablesSpec, TimeControl,
+    Clock, EvalSpec, Player, PlayerKind, PlayerSpec, SetupError, SpecError, TablesSpec, TimeControl,
     ENGINE_MOVE_TIMEOUT,
 };
 pub use protocol::{bestmove_line, info_line, serve};

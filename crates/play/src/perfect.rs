@@ -53,7 +53,7 @@ use alq_solver::certificate::Step;
 use alq_solver::{Budget, Certificate, Goal, Outcome, ThresholdSolver};
 use alq_tablebase::{Exact, Kind, Tablebase};
 
-use crate::players::Choice;
+use crate::choice::Choice;
 
 /// The search budget of each position the perfect player asks the oracle
 /// about, when its spec names none (`movetime=MS`).

@@ -17,6 +17,7 @@ use alq_engine::{
     Score, SearchConfig, Searcher, Side,
 };
 
+use crate::choice::Choice;
 use crate::external::{EngineProcess, Forfeit};
 use crate::perfect::{Perfect, PerfectSettings, DEFAULT_MOVETIME};
 
@@ -532,14 +533,6 @@ impl fmt::Display for PlayerSpec {
         }
         Ok(())
     }
-}
-
-/// A player's decision.
-#[derive(Clone, Copy, Debug)]
-pub struct Choice {
-    pub mv: Move,
-    /// The search's score, mover's view (none for the baselines).
-    pub score: Option<Score>,
 }
 
 /// A player ready to choose moves in one game (an external engine's

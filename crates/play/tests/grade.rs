@@ -14,9 +14,7 @@ use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Wdl};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-#[path = "../../solver/tests/common/mod.rs"]
-mod common;
-use common::random_position;
+use crate::common::random_position;
 
 /// ≤ 5-piece distance tables (they answer win/draw/loss too).
 fn tables_dir() -> &'static PathBuf {

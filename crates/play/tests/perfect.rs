@@ -15,9 +15,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 // The solver tests' random positions (both sides present).
-#[path = "../../solver/tests/common/mod.rs"]
-mod common;
-use common::random_position;
+use crate::common::random_position;
 
 fn tables_dir(pieces: u32, kind: Kind) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("alq-perfect-tb{pieces}-{kind:?}-{}", std::process::id()));

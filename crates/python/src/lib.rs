@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod actions;
 mod board;
 mod convert;
 mod engine;
@@ -87,6 +88,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SCORE_SCALE", alq_engine::SCORE_SCALE)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     board::register(m)?;
+    actions::register(m)?;
     board::register_private(m)?;
     engine::register(m)?;
     tables::register(m)?;

@@ -11,9 +11,8 @@ use alq_solver::certificate::Step;
 use alq_solver::deepen::{deep_leaves, deepen, part_path};
 use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ThresholdSolver};
 use alq_tablebase::{build, BuildOptions, Kind, Tablebase};
-mod common;
 
-use common::random_position;
+use crate::common::random_position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

@@ -10,9 +10,8 @@ use alq_engine::Position;
 use alq_engine::Proven;
 use alq_solver::{load_state, save_state, Budget, Solver};
 use alq_tablebase::{build, BuildOptions, Exact, Tablebase};
-mod common;
 
-use common::random_position;
+use crate::common::random_position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

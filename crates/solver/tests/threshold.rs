@@ -9,9 +9,8 @@ use alq_engine::{Hce, HceWeights, Position};
 use alq_solver::certificate::{CertificateError, Step};
 use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ProvenStore, ThresholdSolver};
 use alq_tablebase::{build, BuildOptions, Exact, Kind, Tablebase, Wdl};
-mod common;
 
-use common::random_position;
+use crate::common::random_position;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 

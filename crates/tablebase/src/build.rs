@@ -11,10 +11,11 @@ use std::time::Instant;
 
 use crate::error::TbError;
 use crate::format::{
-    folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Kind, Layout, Table, HEADER_LEN,
+    folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Layout, Table, HEADER_LEN,
 };
 use crate::index::{Material, Scheme};
 use crate::solve::{solve_unit, Lookup, Phase};
+use crate::value::Kind;
 use alq_engine::RuleSet;
 
 /// This build's share of each level: units `i` with `i % count == index`.

@@ -10,11 +10,11 @@ use alq_engine::MoveList;
 use rayon::prelude::*;
 
 use crate::error::TbError;
-use crate::format::{table_path_of, Kind, Table, TableView};
+use crate::format::{table_path_of, Table, TableView};
 use crate::index::{denormalize, mirror, mover_set, next_combination, position_in, FreePoints, Material, Scheme};
 use crate::probe::Tablebase;
 use crate::solve::successor;
-use crate::value::{value_from_byte, wdl_code, Exact, Wdl};
+use crate::value::{value_from_byte, wdl_code, Exact, Kind, Wdl};
 
 /// Progress of a verification.
 #[derive(Clone, Debug)]

@@ -30,7 +30,7 @@ pub enum TbError {
     #[error("{}: missing; the tablebase in {} does not cover material {material}", path.display(), dir.display())]
     Missing { path: PathBuf, dir: PathBuf, material: Material },
     #[error("the position has {pieces} pieces; the tablebase's {kind} values cover at most {max}")]
-    NotCovered { pieces: u32, max: u32, kind: crate::format::Kind },
+    NotCovered { pieces: u32, max: u32, kind: crate::value::Kind },
     #[error("no complete tablebase in {}: {reason}", dir.display())]
     Empty { dir: PathBuf, reason: String },
     #[error("material {material}: a distance exceeds {max} plies, more than value encoding 1 holds")]

@@ -34,88 +34,12 @@ use alq_engine::RuleSet;
 
 use crate::error::TbError;
 use crate::index::{Material, Scheme};
-use crate::value::{value_from_byte, wdl_code, wdl_from_code, Exact, Wdl};
+use crate::value::{value_from_byte, wdl_code, Exact, Kind, Wdl};
 
 pub const MAGIC: [u8; 8] = *b"ALQTB\0\r\n";
 /// The version this program writes; it reads 1 and 2.
 pub const FORMAT_VERSION: u32 = 2;
 pub const HEADER_LEN: usize = 48;
-
-/// What a table holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Win, draw or loss with the distance to the end (value encoding 1).
-    Distance,
-    /// Win, draw or loss only, 2 bits an entry (value encoding 2).
-    Wdl,
-}
-
-impl Kind {
-    /// The value encoding written in headers.
-    pub fn code(self) -> u8 {
-        match self {
-            Kind::Distance => 1,
-            Kind::Wdl => 2,
-        }
-    }
-
-    /// `distance` or `wdl`, as the command line names it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Distance => "distance",
-            Kind::Wdl => "wdl",
-        }
-    }
-
-    /// Reads `distance` or `wdl`.
-    pub fn from_name(name: &str) -> Option<Kind> {
-        match name {
-            "distance" => Some(Kind::Distance),
-            "wdl" => Some(Kind::Wdl),
-            _ => None,
-        }
-    }
-
-    /// The offset of the byte that holds entry `i`.
-    #[inline]
-    fn byte_of(self, i: u64) -> u64 {
-        match self {
-            Kind::Distance => i,
-            Kind::Wdl => i / 4,
-        }
-    }
-
-    /// The win/draw/loss value of entry `i`, given the byte that holds it.
-    #[inline]
-    fn wdl_in(self, byte: u8, i: u64) -> Wdl {
-        match self {
-            Kind::Distance => value_from_byte(byte).into(),
-            Kind::Wdl => wdl_from_code(byte >> (2 * (i % 4))),
-        }
-    }
-
-    /// Bytes of a table with `entries` entries.
-    pub fn data_len(self, entries: u64) -> u64 {
-        match self {
-            Kind::Distance => entries,
-            Kind::Wdl => entries.div_ceil(4),
-        }
-    }
-
-    /// The file name of a class's table of this kind.
-    pub fn file_name(self, material: Material) -> String {
-        match self {
-            Kind::Distance => material.file_name(),
-            Kind::Wdl => format!("{}v{}.wdl.alqtb", material.mover, material.other),
-        }
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// The rule set named in the header of `dir`'s smallest table (0v0, of
 /// either kind), `None` when there is no such file yet; an unknown name is

@@ -36,7 +36,7 @@ pub use check::{class_stats, compare_wdl, verify, verify_resuming, ClassStats, V
 pub use error::TbError;
 pub use format::{
     checksum, folder_rules, pack_wdl, read_table, read_table_of, remove_stale_temporaries, table_layout, table_path,
-    table_path_of, write_table, Checksum, DiskTable, Kind, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
+    table_path_of, write_table, Checksum, DiskTable, Layout, Table, TableView, FORMAT_VERSION, HEADER_LEN, MAGIC,
 };
 pub use index::{
     binom, canonical, denormalize, index, index_in, mirror, normalize, position_at, position_in, rotate, Material,
@@ -44,4 +44,4 @@ pub use index::{
 };
 pub use probe::{Source, Tablebase};
 pub use solve::Phase;
-pub use value::{value_from_byte, value_to_byte, wdl_code, wdl_from_code, Exact, Wdl, MAX_DISTANCE};
+pub use value::{value_from_byte, value_to_byte, wdl_code, wdl_from_code, Exact, Kind, Wdl, MAX_DISTANCE};

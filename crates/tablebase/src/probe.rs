@@ -6,9 +6,9 @@ use std::sync::{Arc, OnceLock};
 use alq_engine::{EndgameTables, Exact, Move, Position, RuleSet};
 
 use crate::error::TbError;
-use crate::format::{folder_rules, read_table_of, table_exists, DiskTable, Kind, Table};
+use crate::format::{folder_rules, read_table_of, table_exists, DiskTable, Table};
 use crate::index::{normalize, Material};
-use crate::value::Wdl;
+use crate::value::{Kind, Wdl};
 
 /// Classes by `(mover, other)`, each side 0 to 12 pieces.
 const SLOTS: usize = 13 * 13;

@@ -46,12 +46,12 @@ use alq_engine::{Bitboard, Move, MoveList, RuleSet, Rules, Side};
 use rayon::prelude::*;
 
 use crate::error::TbError;
-use crate::format::{pack_wdl, Kind, TableView};
+use crate::format::{pack_wdl, TableView};
 use crate::index::{
     canonical, denormalize, index_canonical, index_in, is_spare, mirror, mover_set, next_combination, rotate, unrank,
     FreePoints, Material, Scheme, ALL, POINTS,
 };
-use crate::value::{value_to_byte, Exact, Wdl, MAX_DISTANCE};
+use crate::value::{value_to_byte, Exact, Kind, Wdl, MAX_DISTANCE};
 
 /// The tables that captures reach, by `[mover][other]`.
 pub(crate) struct Lookup<'a> {

@@ -1,4 +1,7 @@
-//! Game-theoretic values and their one-byte encoding.
+//! Game-theoretic values, their one-byte encoding, and the kinds of table
+//! that hold them.
+
+use crate::index::Material;
 
 /// The value of a position for the side to move, with the distance to the
 /// end of the game in plies (the end: the side to move has no legal move):
@@ -95,5 +98,81 @@ mod tests {
         assert_eq!(Wdl::from_successors([Wdl::Win, Wdl::Draw]), Wdl::Draw);
         assert_eq!(Wdl::from_successors([Wdl::Win, Wdl::Loss]), Wdl::Win);
         assert_eq!(Wdl::from_successors([]), Wdl::Loss);
+    }
+}
+
+/// What a table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Win, draw or loss with the distance to the end (value encoding 1).
+    Distance,
+    /// Win, draw or loss only, 2 bits an entry (value encoding 2).
+    Wdl,
+}
+
+impl Kind {
+    /// The value encoding written in headers.
+    pub fn code(self) -> u8 {
+        match self {
+            Kind::Distance => 1,
+            Kind::Wdl => 2,
+        }
+    }
+
+    /// `distance` or `wdl`, as the command line names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Distance => "distance",
+            Kind::Wdl => "wdl",
+        }
+    }
+
+    /// Reads `distance` or `wdl`.
+    pub fn from_name(name: &str) -> Option<Kind> {
+        match name {
+            "distance" => Some(Kind::Distance),
+            "wdl" => Some(Kind::Wdl),
+            _ => None,
+        }
+    }
+
+    /// The offset of the byte that holds entry `i`.
+    #[inline]
+    pub(crate) fn byte_of(self, i: u64) -> u64 {
+        match self {
+            Kind::Distance => i,
+            Kind::Wdl => i / 4,
+        }
+    }
+
+    /// The win/draw/loss value of entry `i`, given the byte that holds it.
+    #[inline]
+    pub(crate) fn wdl_in(self, byte: u8, i: u64) -> Wdl {
+        match self {
+            Kind::Distance => value_from_byte(byte).into(),
+            Kind::Wdl => wdl_from_code(byte >> (2 * (i % 4))),
+        }
+    }
+
+    /// Bytes of a table with `entries` entries.
+    pub fn data_len(self, entries: u64) -> u64 {
+        match self {
+            Kind::Distance => entries,
+            Kind::Wdl => entries.div_ceil(4),
+        }
+    }
+
+    /// The file name of a class's table of this kind.
+    pub fn file_name(self, material: Material) -> String {
+        match self {
+            Kind::Distance => material.file_name(),
+            Kind::Wdl => format!("{}v{}.wdl.alqtb", material.mover, material.other),
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }

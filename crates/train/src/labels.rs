@@ -8,7 +8,7 @@ use alq_oracle::Oracle;
 use alq_solver::Budget;
 use alq_tablebase::Tablebase;
 
-use crate::train::TrainError;
+use crate::error::TrainError;
 
 /// Where a run's exact targets come from: tables, stores, both or neither.
 pub struct Labels<'a> {

@@ -14,6 +14,7 @@
 
 mod config;
 mod data;
+mod error;
 mod labels;
 mod model;
 mod train;
@@ -22,9 +23,8 @@ mod widen;
 pub use alq_records::{exact_target, is_validation, score_target, target};
 pub use config::TrainConfig;
 pub use data::{count, for_each_batch, Batch, Counts, Part};
+pub use error::TrainError;
 pub use labels::Labels;
 pub use model::ValueNet;
-pub use train::{
-    initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainError, TrainSummary,
-};
+pub use train::{initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainSummary};
 pub use widen::widen;

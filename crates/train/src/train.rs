@@ -10,42 +10,15 @@ use burn::optim::{AdamWConfig, GradientsParams};
 use burn::prelude::*;
 use burn::tensor::activation::{log_softmax, sigmoid};
 use serde::{Deserialize, Serialize};
-use thiserror::Error;
 
 use alq_engine::{fnv1a64, INPUTS};
-use alq_records::{write_atomic, RecordError};
+use alq_records::write_atomic;
 
 use crate::config::TrainConfig;
 use crate::data::{count, for_each_batch, Batch, Part};
+use crate::error::TrainError;
 use crate::labels::Labels;
 use crate::model::ValueNet;
-
-#[derive(Debug, Error)]
-pub enum TrainError {
-    #[error(transparent)]
-    Records(#[from] RecordError),
-    #[error("{}: {error}", path.display())]
-    Io { path: PathBuf, error: std::io::Error },
-    #[error("config: {0}")]
-    Config(String),
-    #[error("{0}")]
-    Invalid(String),
-    #[error("checkpoint {}: {error}", path.display())]
-    Checkpoint { path: PathBuf, error: String },
-    /// The output holds a run that may not be continued.
-    #[error(transparent)]
-    Run(#[from] alq_records::RunError),
-}
-
-impl TrainError {
-    /// The run-folder refusal behind this error, if it is one.
-    pub fn run_error(&self) -> Option<&alq_records::RunError> {
-        match self {
-            TrainError::Run(e) => Some(e),
-            _ => None,
-        }
-    }
-}
 
 /// One epoch's figures, as written to `metrics.csv`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -372,10 +345,10 @@ fn read_toml<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, TrainErro
 }
 
 /// Writes the checkpoint into `checkpoint.tmp/`, then swaps it in for
-/// `checkpoint/`, so a kill leaves either the old or the new one whole.
+/// `checkpoint/` ([`alq_fs::replace_dir`]), so a kill leaves either the old
+/// or the new one whole.
 fn save_checkpoint(out: &Path, model: &ValueNet, optim: &impl SaveOptim, state: &State) -> Result<(), TrainError> {
     let tmp = out.join("checkpoint.tmp");
-    let old = out.join("checkpoint.old");
     let dst = out.join("checkpoint");
     let err = |error: String| TrainError::Checkpoint { path: tmp.clone(), error };
     if tmp.exists() {
@@ -387,17 +360,7 @@ fn save_checkpoint(out: &Path, model: &ValueNet, optim: &impl SaveOptim, state: 
     let state_path = tmp.join("state.toml");
     write_atomic(&state_path, toml::to_string_pretty(state).expect("state serialises").as_bytes())
         .map_err(io(&state_path))?;
-    if old.exists() {
-        std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    }
-    if dst.exists() {
-        std::fs::rename(&dst, &old).map_err(io(&dst))?;
-    }
-    std::fs::rename(&tmp, &dst).map_err(io(&tmp))?;
-    if old.exists() {
-        std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    }
-    Ok(())
+    alq_fs::replace_dir(&tmp, &dst).map_err(io(&dst))
 }
 
 /// Saving an optimizer's state (kept apart so the checkpoint code does not

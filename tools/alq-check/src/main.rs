@@ -67,12 +67,14 @@ fn run() -> Result<bool, String> {
         }
         let plan = Tables::plan(&classes);
         let planned: usize = plan.iter().map(|&(w, b)| 2 * class_size(w, b)).sum();
-        eprintln!("{label}: {} classes, {planned} positions, one byte each", plan.len());
+        // Each class built with w > b serves its flipped class (b, w) too.
+        let covered: usize = plan.iter().map(|&(w, b)| 2 * class_size(w, b) * if w == b { 1 } else { 2 }).sum();
+        eprintln!("{label}: {} classes, {planned} positions, one byte each ({covered} with the flipped)", plan.len());
         let start = Instant::now();
         let tables = Tables::build_classes(rules, &classes, threads, true)?;
         eprintln!("{label}: built in {:.2}s on {threads} threads", start.elapsed().as_secs_f64());
         if let (Some(k), Rules::BrainKing) = (build_k, rules) {
-            println!("built tables of up to {k} pieces: {planned} positions");
+            println!("built tables of up to {k} pieces: {covered} positions");
         }
         for (f, cert) in certs {
             let start = Instant::now();

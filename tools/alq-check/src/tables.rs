@@ -9,8 +9,13 @@
 //! 1. each position once: no legal move → lost; with captures, the value follows from the successors (in finished
 //!    classes); otherwise its byte counts its simple moves not yet known to lead to an opponent win;
 //! 2. each newly decided position tells its predecessors by a simple move: a loss makes them wins; a win lowers
-//!    their count, and 0 makes a loss;
-//! 3. when nothing new is decided, every still-counting position is a draw.
+//!    their count, and 0 makes a loss. The newly decided positions are a *frontier* (a bitmap, one bit a
+//!    position), so a round visits only them, never the whole class;
+//! 3. when the frontier is empty, every still-counting position is a draw.
+//!
+//! Both rule sets are symmetric under turning the board upside down and swapping the colours ([`flip`]): class
+//! (w, b) is class (b, w) seen from the other side. Only classes with w ≥ b are built; a position of a class with
+//! fewer White pieces is looked up flipped.
 //!
 //! Simple moves may cycle (sideways under both rule sets, backward too in classic). That needs nothing special: a
 //! position is decided only from successors decided before it, and positions never decided are draws.
@@ -18,8 +23,7 @@
 //! Threads share the bytes as `AtomicU8`, updated by compare-and-swap: each decision is taken once, from facts
 //! that never change afterwards.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 use crate::{bits, for_each_path, moving, step, Pos, Rules, ALL_POINTS};
@@ -45,16 +49,14 @@ impl Wdl {
 
 // Byte states. 1..=COUNTED: undecided, with that many simple moves (at most 12 × 8) left to refute.
 const COUNTED: u8 = 249;
-const WIN_NEW: u8 = 250; // decided, predecessors not yet told
-const LOSS_NEW: u8 = 251;
-const WIN: u8 = 252; // decided, predecessors told
+const WIN: u8 = 252;
 const LOSS: u8 = 253;
 const DRAW: u8 = 254; // a capture position whose best successor is a draw
 
 fn value_of(byte: u8) -> Wdl {
     match byte {
-        WIN_NEW | WIN => Wdl::Win,
-        LOSS_NEW | LOSS => Wdl::Loss,
+        WIN => Wdl::Win,
+        LOSS => Wdl::Loss,
         _ => Wdl::Draw, // DRAW, or still counting when the class is finished
     }
 }
@@ -120,10 +122,22 @@ fn position(w: usize, b: usize, i: usize) -> Pos {
     Pos { white, black, black_to_move }
 }
 
+/// The position turned upside down (rank r becomes 4 − r) with the colours swapped: a move of one is the mirrored
+/// move of the other under both rule sets, so both have the same value for their side to move.
+pub fn flip(pos: &Pos) -> Pos {
+    let ranks = |x: u32| (0..5).fold(0, |acc, r| acc | (x >> (5 * r) & 31) << (5 * (4 - r)));
+    Pos { white: ranks(pos.black), black: ranks(pos.white), black_to_move: !pos.black_to_move }
+}
+
 /// Win/draw/loss tables of some classes, under one rule set.
 pub struct Tables {
     pub(crate) rules: Rules,
-    classes: HashMap<(usize, usize), Vec<AtomicU8>>,
+    /// Class (w, b) at `w * 25 + b`, empty until built.
+    classes: Vec<Vec<AtomicU8>>,
+}
+
+fn slot((w, b): (usize, usize)) -> usize {
+    w * 25 + b
 }
 
 impl Tables {
@@ -145,17 +159,20 @@ impl Tables {
         threads: usize,
         progress: bool,
     ) -> Result<Tables, String> {
-        let mut tables = Tables { rules, classes: HashMap::new() };
+        let mut tables = Tables { rules, classes: (0..25 * 25).map(|_| Vec::new()).collect() };
         for (w, b) in Tables::plan(wanted) {
             tables.build_class(w, b, threads.max(1), progress)?;
         }
         Ok(tables)
     }
 
-    /// The classes to build for `wanted`, in build order (fewer pieces first).
+    /// The classes to build for `wanted`, in build order (fewer pieces first): each (w, b) with w ≥ b, which
+    /// serves (b, w) too.
     pub fn plan(wanted: &[(usize, usize)]) -> Vec<(usize, usize)> {
-        let mut all: Vec<(usize, usize)> =
-            wanted.iter().flat_map(|&(w, b)| (0..=w).flat_map(move |x| (0..=b).map(move |y| (x, y)))).collect();
+        let mut all: Vec<(usize, usize)> = wanted
+            .iter()
+            .flat_map(|&(w, b)| (0..=w).flat_map(move |x| (0..=b).map(move |y| (x.max(y), x.min(y)))))
+            .collect();
         all.sort_by_key(|&(w, b)| (w + b, w));
         all.dedup();
         all
@@ -163,14 +180,22 @@ impl Tables {
 
     /// The value of a position for its side to move, if its class is built.
     pub fn probe(&self, pos: &Pos) -> Option<Wdl> {
-        Some(value_of(self.classes.get(&pos.class())?[index(pos)].load(Relaxed)))
+        let (w, b) = pos.class();
+        let pos = if w < b { flip(pos) } else { *pos };
+        let class = &self.classes[slot(pos.class())];
+        (!class.is_empty()).then(|| value_of(class[index(&pos)].load(Relaxed)))
     }
 
-    /// Calls `f` with every key held and its value.
+    /// Calls `f` with every key held (flipped ones too) and its value.
     pub fn for_each(&self, f: &mut dyn FnMut(u64, Wdl)) {
-        for (&(w, b), bytes) in &self.classes {
+        for (s, bytes) in self.classes.iter().enumerate() {
+            let (w, b) = (s / 25, s % 25);
             for (i, byte) in bytes.iter().enumerate() {
-                f(position(w, b, i).key(), value_of(byte.load(Relaxed)));
+                let (pos, value) = (position(w, b, i), value_of(byte.load(Relaxed)));
+                f(pos.key(), value);
+                if w != b {
+                    f(flip(&pos).key(), value);
+                }
             }
         }
     }
@@ -182,7 +207,19 @@ impl Tables {
         bytes.try_reserve_exact(n).map_err(|_| format!("cannot allocate {n} bytes for class {w}+{b}"))?;
         bytes.resize_with(n, || AtomicU8::new(0));
         let this = &bytes;
-        // Step 1: each position once.
+        let words = n.div_ceil(64);
+        let bitmap = || -> Result<Vec<AtomicU64>, String> {
+            let mut v = Vec::new();
+            v.try_reserve_exact(words).map_err(|_| format!("cannot allocate the frontier of class {w}+{b}"))?;
+            v.resize_with(words, || AtomicU64::new(0));
+            Ok(v)
+        };
+        let (mut frontier, mut next) = (bitmap()?, bitmap()?);
+        let decided = |bits: &[AtomicU64], i: usize| {
+            bits[i / 64].fetch_or(1 << (i % 64), Relaxed);
+        };
+        // Step 1: each position once; the decided ones are the first frontier.
+        let first = &frontier;
         parallel(n, threads, &|i| {
             let pos = position(w, b, i);
             // The best capture, if any (its successor is in a finished class), and the simple moves.
@@ -196,35 +233,49 @@ impl Tables {
                 }
             });
             let state = match best {
-                Some(v) => [WIN_NEW, DRAW, LOSS_NEW][v as usize],
-                None if simple == 0 => LOSS_NEW,
+                Some(v) => [WIN, DRAW, LOSS][v as usize],
+                None if simple == 0 => LOSS,
                 None => simple,
             };
             this[i].store(state, Relaxed);
+            if state == WIN || state == LOSS {
+                decided(first, i);
+            }
         });
-        // Step 2: tell predecessors, pass after pass, until nothing is new.
+        let first_secs = start.elapsed().as_secs_f64();
+        // Step 2: the frontier tells its predecessors, round after round, until no round decides anything.
+        let mut rounds = 0;
         loop {
-            let changed = AtomicBool::new(false);
-            parallel(n, threads, &|i| {
-                let state = this[i].load(Relaxed);
-                if state != WIN_NEW && state != LOSS_NEW {
-                    return;
-                }
-                changed.store(true, Relaxed);
-                this[i].store(if state == WIN_NEW { WIN } else { LOSS }, Relaxed);
-                for_each_predecessor(self.rules, &position(w, b, i), &mut |q| {
-                    let _ = this[index(&q)].fetch_update(Relaxed, Relaxed, |c| match c {
-                        _ if c > COUNTED => None,                // decided already
-                        _ if state == LOSS_NEW => Some(WIN_NEW), // a move to a loss: won
-                        1 => Some(LOSS_NEW),                     // the last move refuted: lost
-                        _ => Some(c - 1),
+            let (now, new) = (&frontier, &next);
+            let any = AtomicU64::new(0);
+            parallel(words, threads, &|word| {
+                let mut bits = now[word].swap(0, Relaxed);
+                any.fetch_or(bits, Relaxed);
+                while bits != 0 {
+                    let i = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let won = this[i].load(Relaxed) == WIN;
+                    for_each_predecessor(self.rules, &position(w, b, i), &mut |q| {
+                        let j = index(&q);
+                        let told = this[j].fetch_update(Relaxed, Relaxed, |c| match c {
+                            _ if c > COUNTED => None, // decided already
+                            _ if !won => Some(WIN),   // a move to a loss: won
+                            1 => Some(LOSS),          // the last move refuted: lost
+                            _ => Some(c - 1),
+                        });
+                        if matches!(told, Ok(c) if !won || c == 1) {
+                            decided(new, j);
+                        }
                     });
-                });
+                }
             });
-            if !changed.load(Relaxed) {
+            if any.load(Relaxed) == 0 {
                 break;
             }
+            rounds += 1;
+            std::mem::swap(&mut frontier, &mut next);
         }
+        drop((frontier, next));
         if progress {
             let mut count = [0usize; 3];
             for byte in this {
@@ -232,9 +283,12 @@ impl Tables {
             }
             let [wins, draws, losses] = count;
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("class {w}+{b}: {n} positions ({wins} wins, {draws} draws, {losses} losses) {secs:.2}s");
+            eprintln!(
+                "class {w}+{b}: {n} positions ({wins} wins, {draws} draws, {losses} losses) {secs:.2}s \
+                 (first pass {first_secs:.2}s, {rounds} rounds)"
+            );
         }
-        self.classes.insert((w, b), bytes);
+        self.classes[slot((w, b))] = bytes;
         Ok(())
     }
 }

@@ -7,8 +7,7 @@ use std::io::Write;
 use alq_check::cert::read_file;
 use alq_check::{check_with, legal_moves_in, Certificate, Fault, Pos, Report, Rules, Tables, Wdl};
 
-mod common;
-use common::parse;
+use crate::common::parse;
 
 fn key(text: &str) -> u64 {
     parse(text).unwrap().key()

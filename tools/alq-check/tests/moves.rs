@@ -4,8 +4,7 @@
 
 use alq_check::{for_each_path, legal_move_texts, legal_moves, legal_moves_in, Pos, Rules};
 
-mod common;
-use common::parse;
+use crate::common::parse;
 
 /// Move-path enumeration: the number of move sequences of `depth` plies.
 fn perft(pos: &Pos, depth: u32) -> u64 {

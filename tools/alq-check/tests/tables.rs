@@ -6,8 +6,7 @@ use std::collections::HashMap;
 
 use alq_check::{legal_moves_in, Pos, Rules, Tables, Wdl};
 
-mod common;
-use common::parse;
+use crate::common::parse;
 
 fn value(tables: &Tables, text: &str) -> Wdl {
     tables.probe(&parse(text).unwrap()).unwrap()
