@@ -129,6 +129,62 @@ pub fn flip(pos: &Pos) -> Pos {
     Pos { white: ranks(pos.black), black: ranks(pos.white), black_to_move: !pos.black_to_move }
 }
 
+/// The position of index `i` and those after it in index order, one step at a time (cheaper than
+/// [`position`] for each): Black's set counts up through its colex order, and when it has been through every set
+/// White's set steps on.
+struct Walk {
+    w: usize,
+    b: usize,
+    free: usize,
+    white: u32,
+    black: u32,
+    black_to_move: bool,
+    left: usize,
+}
+
+impl Walk {
+    fn new(w: usize, b: usize, i: usize) -> Walk {
+        let n = class_size(w, b);
+        let (black_to_move, i) = (i >= n, i % n);
+        let free = BINOM[25 - w][b];
+        let white = unrank(i / free, w);
+        let black = unrank(i % free, b);
+        Walk { w, b, free: 25 - w, white, black, black_to_move, left: free - i % free }
+    }
+
+    fn pos(&self) -> Pos {
+        let black = bits(self.white).fold(self.black, |x, p| x & ((1 << p) - 1) | (x >> p) << (p + 1));
+        Pos { white: self.white, black, black_to_move: self.black_to_move }
+    }
+
+    fn advance(&mut self) {
+        self.left -= 1;
+        if self.left > 0 {
+            self.black = next_set(self.black);
+            return;
+        }
+        // Black has been through every set: White's next set, or the first one with Black to move.
+        self.black = (1 << self.b) - 1;
+        self.left = BINOM[self.free][self.b];
+        if self.w > 0 && self.white != ((1u32 << self.w) - 1) << (25 - self.w) {
+            self.white = next_set(self.white);
+        } else {
+            self.white = (1 << self.w) - 1;
+            self.black_to_move = true;
+        }
+    }
+}
+
+/// The next larger number with as many bits set: the next set in colex order.
+fn next_set(x: u32) -> u32 {
+    if x == 0 {
+        return 0;
+    }
+    let low = x & x.wrapping_neg();
+    let ripple = x + low;
+    ripple | (((x ^ ripple) >> 2) / low)
+}
+
 /// Win/draw/loss tables of some classes, under one rule set.
 pub struct Tables {
     pub(crate) rules: Rules,
@@ -220,26 +276,30 @@ impl Tables {
         };
         // Step 1: each position once; the decided ones are the first frontier.
         let first = &frontier;
-        parallel(n, threads, &|i| {
-            let pos = position(w, b, i);
-            // The best capture, if any (its successor is in a finished class), and the simple moves.
-            let (mut best, mut simple) = (None, 0u8);
-            for_each_path(self.rules, &pos, &mut |m| {
-                if m.captured == 0 {
-                    simple += 1;
-                } else {
-                    let v = self.probe(&pos.play(m)).expect("smaller classes are built first").flip();
-                    best = Some(best.map_or(v, |b: Wdl| b.min(v)));
+        parallel_runs(n, threads, &|start, end| {
+            let mut walk = Walk::new(w, b, start);
+            for (i, byte) in this.iter().enumerate().take(end).skip(start) {
+                let pos = walk.pos();
+                walk.advance();
+                // The best capture, if any (its successor is in a finished class), and the simple moves.
+                let (mut best, mut simple) = (None, 0u8);
+                for_each_path(self.rules, &pos, &mut |m| {
+                    if m.captured == 0 {
+                        simple += 1;
+                    } else {
+                        let v = self.probe(&pos.play(m)).expect("smaller classes are built first").flip();
+                        best = Some(best.map_or(v, |b: Wdl| b.min(v)));
+                    }
+                });
+                let state = match best {
+                    Some(v) => [WIN, DRAW, LOSS][v as usize],
+                    None if simple == 0 => LOSS,
+                    None => simple,
+                };
+                byte.store(state, Relaxed);
+                if state == WIN || state == LOSS {
+                    decided(first, i);
                 }
-            });
-            let state = match best {
-                Some(v) => [WIN, DRAW, LOSS][v as usize],
-                None if simple == 0 => LOSS,
-                None => simple,
-            };
-            this[i].store(state, Relaxed);
-            if state == WIN || state == LOSS {
-                decided(first, i);
             }
         });
         let first_secs = start.elapsed().as_secs_f64();
@@ -257,13 +317,13 @@ impl Tables {
                     let won = this[i].load(Relaxed) == WIN;
                     for_each_predecessor(self.rules, &position(w, b, i), &mut |q| {
                         let j = index(&q);
-                        let told = this[j].fetch_update(Relaxed, Relaxed, |c| match c {
+                        let before = this[j].fetch_update(Relaxed, Relaxed, |c| match c {
                             _ if c > COUNTED => None, // decided already
                             _ if !won => Some(WIN),   // a move to a loss: won
                             1 => Some(LOSS),          // the last move refuted: lost
                             _ => Some(c - 1),
                         });
-                        if matches!(told, Ok(c) if !won || c == 1) {
+                        if matches!(before, Ok(c) if !won || c == 1) {
                             decided(new, j);
                         }
                     });
@@ -312,8 +372,8 @@ fn for_each_predecessor(rules: Rules, pos: &Pos, f: &mut dyn FnMut(Pos)) {
     }
 }
 
-/// Runs `job(i)` for every `i < n` on `threads` threads, in chunks.
-fn parallel(n: usize, threads: usize, job: &(impl Fn(usize) + Sync)) {
+/// Runs `job(start, end)` over runs of consecutive indices that together cover `0..n`, on `threads` threads.
+fn parallel_runs(n: usize, threads: usize, job: &(impl Fn(usize, usize) + Sync)) {
     const CHUNK: usize = 1 << 14;
     let next = AtomicUsize::new(0);
     std::thread::scope(|s| {
@@ -323,8 +383,13 @@ fn parallel(n: usize, threads: usize, job: &(impl Fn(usize) + Sync)) {
                 if start >= n {
                     break;
                 }
-                (start..(start + CHUNK).min(n)).for_each(job);
+                job(start, (start + CHUNK).min(n));
             });
         }
     });
+}
+
+/// Runs `job(i)` for every `i < n` on `threads` threads, in chunks.
+fn parallel(n: usize, threads: usize, job: &(impl Fn(usize) + Sync)) {
+    parallel_runs(n, threads, &|start, end| (start..end).for_each(job));
 }
