@@ -127,6 +127,9 @@ const RES = { '1-0': 'white', '1/2-1/2': 'draws', '0-1': 'black' };
 function emptyCount() { return { white: 0, draws: 0, black: 0, games: 0, moves: new Map() }; }
 function add(c, g, next) {
   c[RES[g.result]]++; c.games++;
+  addMove(c, g, next);
+}
+function addMove(c, g, next) {
   if (next) {
     const m = c.moves.get(next) || { white: 0, draws: 0, black: 0, games: 0, plies: 0 };
     m[RES[g.result]]++; m.games++; m.plies += g.plies;
@@ -134,21 +137,30 @@ function add(c, g, next) {
   }
 }
 
-// Counts by position (games through the position, each game once; its next
-// move from the position's first occurrence) and by line prefix.
+// Counts by position (games through the position, each game once; each
+// move a game played from it, at any of its visits, once: the explorer's
+// edges) and by line prefix.
 function indexByPosition(games) {
   const idx = new Map();
   for (const g of games) {
     const b = parseBoard(START_TEXT);
     const seen = new Set();
+    const played = new Set();
     for (let i = 0; i <= g.moves.length; i++) {
       const key = boardText(b);
+      if (!idx.has(key)) idx.set(key, emptyCount());
       if (!seen.has(key)) {
         seen.add(key);
-        if (!idx.has(key)) idx.set(key, emptyCount());
-        add(idx.get(key), g, g.moves[i]);
+        add(idx.get(key), g, null);
       }
-      if (i < g.moves.length) applyMoveText(b, g.moves[i]);
+      if (i < g.moves.length) {
+        const edge = key + ' ' + g.moves[i];
+        if (!played.has(edge)) {
+          played.add(edge);
+          addMove(idx.get(key), g, g.moves[i]);
+        }
+        applyMoveText(b, g.moves[i]);
+      }
     }
   }
   return idx;
