@@ -117,9 +117,13 @@ fn position(w: usize, b: usize, i: usize) -> Pos {
     let (black_to_move, i) = (i >= n, i % n);
     let white = unrank(i / BINOM[25 - w][b], w);
     let black = unrank(i % BINOM[25 - w][b], b);
-    // Bit j of `black` goes to the j-th point White leaves free: a 0 is slid in at each White point, lowest first.
-    let black = bits(white).fold(black, |x, p| x & ((1 << p) - 1) | (x >> p) << (p + 1));
-    Pos { white, black, black_to_move }
+    Pos { white, black: spread(white, black), black_to_move }
+}
+
+/// Black's set among the points White leaves free, as points of the board: bit j of `black` goes to the j-th free
+/// point (a 0 is slid in at each White point, lowest first).
+fn spread(white: u32, black: u32) -> u32 {
+    bits(white).fold(black, |x, p| x & ((1 << p) - 1) | (x >> p) << (p + 1))
 }
 
 /// The position turned upside down (rank r becomes 4 − r) with the colours swapped: a move of one is the mirrored
@@ -153,8 +157,7 @@ impl Walk {
     }
 
     fn pos(&self) -> Pos {
-        let black = bits(self.white).fold(self.black, |x, p| x & ((1 << p) - 1) | (x >> p) << (p + 1));
-        Pos { white: self.white, black, black_to_move: self.black_to_move }
+        Pos { white: self.white, black: spread(self.white, self.black), black_to_move: self.black_to_move }
     }
 
     fn advance(&mut self) {
