@@ -8,7 +8,8 @@ use clap::{Args, Subcommand};
 use indicatif::ProgressBar;
 
 use alq_tablebase::{
-    build, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Tablebase, VerifyEvent,
+    build_with, class_stats, estimate, BuildOptions, Event, Kind, Material, Outcome, Phase, Shard, Solver, Tablebase,
+    VerifyEvent,
 };
 
 #[derive(Subcommand)]
@@ -149,6 +150,13 @@ pub struct BuildArgs {
     /// folder holds the tables of one rule set and its files name it.
     #[command(flatten)]
     rules: crate::RulesArg,
+    /// How each unit is solved: `slices` (the default: advancement slices,
+    /// solved from the most advanced down with each slice's work in cache;
+    /// rules where pieces step back, the classic ones, use the passes) or
+    /// `passes` (one pass per distance over the whole unit, the builder
+    /// before slices, kept to cross-check them). Both write the same files.
+    #[arg(long, value_name = "SOLVER", default_value = "slices", value_parser = ["slices", "passes"])]
+    solver: String,
 }
 
 #[derive(Args)]
@@ -422,7 +430,8 @@ fn run_build(args: BuildArgs) -> anyhow::Result<()> {
         args.pieces
     );
     eprintln!("{:>6} {:>16} {:>12} {:>12} {:>10}", "pieces", "entries", "memory", "disk", "time");
-    let levels = estimate(args.pieces, kind, threads);
+    let solver: Solver = args.solver.parse()?;
+    let levels = estimate(args.pieces, kind, threads, solver.uses_slices(args.rules.get()));
     for level in &levels {
         eprintln!(
             "{:>6} {:>16} {:>12} {:>12} {:>9.0}s",
@@ -450,7 +459,7 @@ fn run_build(args: BuildArgs) -> anyhow::Result<()> {
     let mut finished = 0u64;
     let outcome = pool
         .install(|| {
-            build(&args.out, &options, &mut |event| match event {
+            build_with(&args.out, &options, solver, &mut |event| match event {
                 Event::StaleRemoved { files } => eprintln!("removed {files} temporary file(s) of an interrupted build"),
                 Event::LevelComplete { pieces } => eprintln!("level {pieces}: complete already"),
                 Event::LevelStart { pieces, units, mine, positions } => {
@@ -474,9 +483,15 @@ fn run_build(args: BuildArgs) -> anyhow::Result<()> {
                         b.set_message(format!("distance {distance}"));
                     }
                 }
+                Event::Unit(Phase::Advancement { level, levels }) => {
+                    if let Some(b) = &current {
+                        b.set_message(format!("advancement {} of {levels}", level + 1));
+                    }
+                }
                 Event::UnitDone { unit, positions, seconds, passes } => {
                     finished += positions;
-                    let line = format!("  {unit}: {positions} entries, {passes} passes, {seconds:.1} s");
+                    let steps = if solver.uses_slices(args.rules.get()) { "advancement levels" } else { "passes" };
+                    let line = format!("  {unit}: {positions} entries, {passes} {steps}, {seconds:.1} s");
                     match &current {
                         Some(b) if !b.is_hidden() => {
                             b.set_position(finished);

@@ -14,6 +14,7 @@ use crate::format::{
     folder_rules, read_table_of, remove_stale_temporaries, table_exists, write_table, Layout, Table, HEADER_LEN,
 };
 use crate::index::{Material, Scheme};
+use crate::slices;
 use crate::solve::{solve_unit, Lookup, Phase};
 use crate::value::Kind;
 use alq_engine::RuleSet;
@@ -53,6 +54,39 @@ pub struct BuildOptions {
     /// Distance tables, or the smaller win/draw/loss tables (a build of
     /// one kind reads only smaller tables of its own kind).
     pub kind: Kind,
+}
+
+/// Which solver builds the units.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Solver {
+    /// Advancement slices (`src/slices.rs`) where the rules allow them (no
+    /// simple move goes backwards: BrainKing's), the passes otherwise
+    /// (classic rules).
+    #[default]
+    Auto,
+    /// One pass per distance over the whole unit (`src/solve.rs`): the
+    /// builder of format version 2, kept to cross-check the slices and for
+    /// the classic rules.
+    Passes,
+}
+
+impl Solver {
+    /// Whether this choice builds by slices under `rules`.
+    pub fn uses_slices(self, rules: RuleSet) -> bool {
+        self == Solver::Auto && slices::applies(rules)
+    }
+}
+
+impl FromStr for Solver {
+    type Err = TbError;
+
+    fn from_str(text: &str) -> Result<Solver, TbError> {
+        match text {
+            "auto" | "slices" => Ok(Solver::Auto),
+            "passes" => Ok(Solver::Passes),
+            _ => Err(TbError::Solver { text: text.to_string() }),
+        }
+    }
 }
 
 /// A build unit: a class with `mover >= other`, and its flipped partner when different.
@@ -124,8 +158,18 @@ fn missing_units(dir: &Path, rules: RuleSet, kind: Kind, pieces: u32) -> Vec<(us
 
 /// Builds (or completes) the tables for up to `options.pieces` pieces in
 /// `dir`. Finished files are kept; a killed build continues where it stopped.
-/// Runs on the current rayon pool.
+/// Runs on the current rayon pool, with the default solver.
 pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) -> Result<Outcome, TbError> {
+    build_with(dir, options, Solver::Auto, report)
+}
+
+/// [`build`] with a chosen solver; both give the same files.
+pub fn build_with(
+    dir: &Path,
+    options: &BuildOptions,
+    solver: Solver,
+    report: &mut dyn FnMut(Event),
+) -> Result<Outcome, TbError> {
     std::fs::create_dir_all(dir).map_err(TbError::io(dir))?;
     let rules = options.rules;
     // A folder holds one rule set's tables: never overwrite another's.
@@ -177,12 +221,19 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
             let positions = unit.iter().map(|m| m.slots(Scheme::Mirror)).sum();
             report(Event::UnitStart { unit: name.clone(), positions });
             let mut passes = 0;
-            let tables = solve_unit(rules, unit, kind, &lookup, &mut |phase| {
-                if let Phase::Settled { distance } = phase {
-                    passes = distance + 1;
+            let mut progress = |phase| {
+                match phase {
+                    Phase::Settled { distance } => passes = distance + 1,
+                    Phase::Advancement { level, .. } => passes = level + 1,
+                    Phase::Sweep { .. } => {}
                 }
                 report(Event::Unit(phase));
-            })?;
+            };
+            let tables = if solver.uses_slices(rules) {
+                slices::solve_unit(rules, unit, kind, &lookup, &mut progress)?
+            } else {
+                solve_unit(rules, unit, kind, &lookup, &mut progress)?
+            };
             for (&m, values) in unit.iter().zip(&tables) {
                 write_table(dir, rules, m, Layout::current(kind), values)?;
             }
@@ -200,12 +251,20 @@ pub fn build(dir: &Path, options: &BuildOptions, report: &mut dyn FnMut(Event)) 
     Ok(Outcome::Complete)
 }
 
-/// Cost of building level `pieces`, in nanoseconds of one core per entry:
-/// fitted to the levels 8, 9 and 10 measured on this project's 2-core machine
-/// (387, 445 and 540 ns; see crates/tablebase/README.md) and extrapolated by the same growth
-/// (more passes, more cache misses) beyond.
-pub fn nanos_per_entry(pieces: u32) -> f64 {
-    390.0 * 1.18f64.powi(pieces as i32 - 8)
+/// Cost of building level `pieces`, in nanoseconds of one core per entry.
+/// The pass solver (`slices == false`): fitted to the levels 8, 9 and 10
+/// measured on this project's 2-core machine (387, 445 and 540 ns; see
+/// crates/tablebase/README.md) and grown by 1.18 a level beyond. The slice
+/// solver: its win/draw/loss builds of ≤ 8 and of levels 9 and 10 on the
+/// same machine (253, 310 and 305 ns) fitted from level 10, grown by 1.10
+/// a level beyond (less than the passes: a slice's working set stays in
+/// cache).
+pub fn nanos_per_entry(pieces: u32, slices: bool) -> f64 {
+    if slices {
+        305.0 * 1.10f64.powi(pieces as i32 - 10)
+    } else {
+        390.0 * 1.18f64.powi(pieces as i32 - 8)
+    }
 }
 
 /// What one level of a build needs.
@@ -215,8 +274,10 @@ pub struct LevelEstimate {
     /// Entries of the level (positions with the side to move normalised,
     /// a position and its mirror image sharing one).
     pub positions: u64,
-    /// Peak memory of the largest unit: two bytes per entry of the unit, the
-    /// encoded tables it writes, and the tables its captures reach.
+    /// Peak memory of the largest unit: the solver's values (two bytes per
+    /// entry for the passes; for the slices one byte, or 2 bits for
+    /// win/draw/loss, per position, mirror images included), the encoded
+    /// tables it writes, and the tables its captures reach.
     pub memory_bytes: u64,
     /// Bytes of the level's files.
     pub disk_bytes: u64,
@@ -224,8 +285,9 @@ pub struct LevelEstimate {
     pub seconds: f64,
 }
 
-/// Estimates each level of a build of `kind` up to `pieces`, for `threads` cores.
-pub fn estimate(pieces: u32, kind: Kind, threads: usize) -> Vec<LevelEstimate> {
+/// Estimates each level of a build of `kind` up to `pieces`, for `threads`
+/// cores, by the slice solver (`slices`) or the pass solver.
+pub fn estimate(pieces: u32, kind: Kind, threads: usize, slices: bool) -> Vec<LevelEstimate> {
     let slots = |m: &Material| m.slots(Scheme::Mirror);
     (0..=pieces)
         .map(|n| {
@@ -234,7 +296,15 @@ pub fn estimate(pieces: u32, kind: Kind, threads: usize) -> Vec<LevelEstimate> {
             let memory_bytes = units(n)
                 .iter()
                 .map(|u| {
-                    let own: u64 = u.iter().map(|m| 2 * slots(m) + kind.data_len(slots(m))).sum();
+                    // Passes: two bytes an entry. Slices: every position,
+                    // mirror images included (about two an entry), at one
+                    // byte (distance) or 2 bits (win/draw/loss).
+                    let work = |m: &Material| match (slices, kind) {
+                        (false, _) => 2 * slots(m),
+                        (true, Kind::Wdl) => slots(m) / 2,
+                        (true, _) => 2 * slots(m),
+                    };
+                    let own: u64 = u.iter().map(|m| work(m) + kind.data_len(slots(m))).sum();
                     own + dependencies(u).iter().map(|m| kind.data_len(slots(m))).sum::<u64>()
                 })
                 .max()
@@ -245,7 +315,7 @@ pub fn estimate(pieces: u32, kind: Kind, threads: usize) -> Vec<LevelEstimate> {
                 memory_bytes,
                 disk_bytes: classes.iter().map(|m| kind.data_len(slots(m))).sum::<u64>()
                     + (HEADER_LEN * classes.len()) as u64,
-                seconds: positions as f64 * nanos_per_entry(n) * 1e-9 / threads.max(1) as f64,
+                seconds: positions as f64 * nanos_per_entry(n, slices) * 1e-9 / threads.max(1) as f64,
             }
         })
         .collect()

@@ -37,6 +37,8 @@ pub enum TbError {
     DistanceOverflow { material: Material, max: u32 },
     #[error("bad shard {text:?}: expected I/K with 0 <= I < K, e.g. 0/3")]
     Shard { text: String },
+    #[error("unknown solver {text:?}: slices (the default; passes for rules where pieces step back) or passes")]
+    Solver { text: String },
     #[error("{}: inconsistent value at {position}: stored {stored}, its successors give {expected}", path.display())]
     Inconsistent { path: PathBuf, position: String, stored: String, expected: String },
 }

@@ -28,10 +28,14 @@ mod error;
 mod format;
 mod index;
 mod probe;
+mod slices;
 mod solve;
 mod value;
 
-pub use build::{build, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Unit};
+pub use build::{
+    build, build_with, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Solver,
+    Unit,
+};
 pub use check::{class_stats, compare_wdl, verify, verify_resuming, ClassStats, VerifyEvent};
 pub use error::TbError;
 pub use format::{

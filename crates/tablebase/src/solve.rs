@@ -60,7 +60,7 @@ pub(crate) struct Lookup<'a> {
 
 impl<'a> Lookup<'a> {
     #[inline]
-    fn table(&self, material: Material) -> TableView<'a> {
+    pub(crate) fn table(&self, material: Material) -> TableView<'a> {
         self.tables[material.mover as usize][material.other as usize]
             .expect("the tables of every smaller material are loaded before a unit is solved")
     }
@@ -69,7 +69,7 @@ impl<'a> Lookup<'a> {
 /// A capture successor's value for the solver: the true one from a distance
 /// table; from a win/draw/loss table a stand-in distance of the right parity.
 #[inline]
-fn lookup_value(table: &TableView<'_>, i: u64) -> Exact {
+pub(crate) fn lookup_value(table: &TableView<'_>, i: u64) -> Exact {
     match table.layout.kind {
         Kind::Distance => table.value(i),
         Kind::Wdl => match table.wdl(i) {
@@ -95,7 +95,7 @@ fn simple_moves(rules: &Rules, us: u32, them: u32) -> u32 {
 
 /// `unstep(rules)[t]`: the points from which the side moving down (Black's
 /// directions) reaches `t` with a simple move.
-fn unstep(rules: RuleSet) -> &'static [u32; 25] {
+pub(crate) fn unstep(rules: RuleSet) -> &'static [u32; 25] {
     fn table(rules: RuleSet) -> [u32; 25] {
         let mut back = [0u32; 25];
         for (f, steps) in rules.rules().steps[1].iter().enumerate() {
@@ -216,6 +216,9 @@ pub enum Phase {
     Sweep { done: u64, total: u64 },
     /// Distances up to `distance` are settled.
     Settled { distance: u16 },
+    /// The slice solver (`slices.rs`) has finished `level + 1` of its
+    /// `levels` advancement levels.
+    Advancement { level: u16, levels: u16 },
 }
 
 /// Shared counters and move tables of a solve.

@@ -10,8 +10,8 @@ use std::sync::OnceLock;
 
 use alq_engine::{Bitboard, Position, Side};
 use alq_tablebase::{
-    build, class_stats, value_from_byte, value_to_byte, verify, BuildOptions, Event, Exact, Kind, Layout, Material,
-    Outcome, Scheme, Shard, Tablebase, TbError, VerifyEvent, Wdl,
+    build, build_with, class_stats, value_from_byte, value_to_byte, verify, BuildOptions, Event, Exact, Kind, Layout,
+    Material, Outcome, Scheme, Shard, Solver, Tablebase, TbError, VerifyEvent, Wdl,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -405,6 +405,35 @@ fn three_shards_give_byte_identical_files() {
     }
     assert_eq!("2/3".parse::<Shard>().unwrap(), Shard { index: 2, count: 3 });
     assert!("3/3".parse::<Shard>().is_err() && "x".parse::<Shard>().is_err());
+}
+
+/// The slice solver (the default, which built `six()` and `six_wdl()`) and
+/// the pass solver write the same files, byte for byte, for both kinds.
+#[test]
+fn slices_and_passes_give_byte_identical_files() {
+    for (kind, reference) in [(Kind::Distance, six()), (Kind::Wdl, six_wdl())] {
+        let dir = scratch(&format!("passes-{kind}"));
+        let options = BuildOptions { pieces: 6, shard: None, rules: alq_engine::RuleSet::BrainKing, kind };
+        let mut passes = 0;
+        let outcome = build_with(&dir, &options, Solver::Passes, &mut |e| {
+            if let Event::UnitDone { passes: p, .. } = e {
+                passes = passes.max(p);
+            }
+        });
+        assert_eq!(outcome.unwrap(), Outcome::Complete);
+        assert!(passes > 10, "the pass solver ran: {passes} passes");
+        for m in Material::up_to(6) {
+            let name = match kind {
+                Kind::Distance => m.file_name(),
+                Kind::Wdl => alq_tablebase::table_path_of(Path::new(""), kind, m).display().to_string(),
+            };
+            let a = std::fs::read(reference.join(&name)).unwrap();
+            let b = std::fs::read(dir.join(&name)).unwrap();
+            assert!(a == b, "{kind} {m} differs");
+        }
+    }
+    assert_eq!("passes".parse::<Solver>().unwrap(), Solver::Passes);
+    assert!("fast".parse::<Solver>().unwrap_err().to_string().contains("unknown solver"));
 }
 
 /// The search given the tables: a position whose moves all lead into them is
