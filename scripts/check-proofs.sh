@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Checks the shipped certificates over small tables with both checkers:
-# `alq solve --check` (the workspace's checker, over tables built by `alq tb
-# build`) and `alq-check` (tools/alq-check, written apart: its own move
-# generator and its own tables, built in memory).
+# Checks the shipped certificates with both checkers: `alq solve --check`
+# (the workspace's checker, over tables built by `alq tb build`) and
+# `alq-check` (tools/alq-check, written apart: its own move generator and
+# its own tables, built in memory), and that each file proves what its
+# name says: `start-black-draws` is rooted at the start with the goal
+# `black-draws`, `d2-c3-black-wins` after d2-c3 with `black-wins` (both
+# checkers must report that root and goal).
 #
 #   scripts/check-proofs.sh [--classic] [K] [BIN_DIR]
+#   scripts/check-proofs.sh all [BIN_DIR]
 #
 # K (default 8): check every certificate in data/proofs/small/ (with
 # --classic: data/proofs/classic/, classic rules) whose `tables` line is at
@@ -13,10 +17,27 @@
 # reruns). BIN_DIR (default target/release) holds `alq` and `alq-check`.
 # scripts/test runs it with K = 8 (the fast tier) and with K = 10 and
 # --classic 8 (the slow tier, --full); CONTRIBUTING.md gives the times.
+#
+# `all`: every certificate in data/proofs, by hand: data/proofs/small/ over
+# ≤ 10 tables, data/proofs/classic/ over ≤ 8 classic tables, and the
+# embedded ones in data/proofs/ (what the oracle answers as `proof`): those
+# with `tables 10` by both checkers, those with `tables 12` by `alq solve
+# --check` over the ≤ 12 tables (target/proof-tables/tb12w, built when
+# missing: about an hour on 2 cores) and by `alq-check` only where its
+# tables reach (it builds at most ≤ 10, so it names and skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = all ]; then
+    bin=${2:-target/release}
+    "$0" 10 "$bin"
+    "$0" --classic 8 "$bin"
+    CHECK_PROOFS_DIR=data/proofs "$0" 12 "$bin"
+    exit 0
+fi
+
 rules=brainking
-dir=data/proofs/small
+dir=${CHECK_PROOFS_DIR:-data/proofs/small}
 if [ "${1:-}" = "--classic" ]; then
     rules=classic
     dir=data/proofs/classic
@@ -30,10 +51,14 @@ for b in "$alq" "$check2"; do
     [ -x "$b" ] || { echo "missing $b: cargo build --release -p alq -p alq-check" >&2; exit 2; }
 done
 
+header() { # FILE FIELD: a header field of a plain or gzip certificate
+    if [[ $1 == *.gz ]]; then gzip -dc "$1"; else cat "$1"; fi | sed -n 2,6p | awk -v f="$2" '$1 == f { print $2 }'
+}
+
 certs=()
 for c in "$dir"/*.cert "$dir"/*.cert.gz; do
     [ -f "$c" ] || continue
-    tables=$(if [[ $c == *.gz ]]; then gzip -dc "$c"; else cat "$c"; fi | sed -n 5p | awk '$1 == "tables" { print $2 }')
+    tables=$(header "$c" tables)
     if [ -n "$tables" ] && [ "$tables" -le "$k" ]; then
         certs+=("$c")
     else
@@ -51,9 +76,40 @@ if [ ! -f "$tb/.complete" ]; then
     "$alq" tb build --pieces "$k" --kind wdl --rules "$rules" --out "$tb" >/dev/null
     touch "$tb/.complete"
 fi
+
+# What a file's name says: the line from the start (`start`: none) and the goal.
+named_line() { local n; n=$(basename "$1"); n=${n%.gz}; n=${n%.cert}; n=${n%-*-*}; [ "$n" = start ] || echo "$n"; }
+named_goal() { local n; n=$(basename "$1"); n=${n%.gz}; n=${n%.cert}; echo "${n#"${n%-*-*}"-}"; }
+
+declare -A root_of
 for c in "${certs[@]}"; do
-    printf '%s: alq solve --check: ' "$c"
-    "$alq" solve --check "$c" --tb "$tb" --quiet | tail -1
+    line=$(named_line "$c")
+    goal=$(named_goal "$c")
+    # --moves plays the name's line from the start: a certificate rooted
+    # elsewhere is refused (exit 2).
+    out=$("$alq" solve --check "$c" --tb "$tb" --moves "$line" --quiet)
+    found=$(awk '$1 == "goal" { print $2 }' <<<"$out")
+    if [ "$found" != "$goal" ]; then
+        echo "$c: proves $found, but its name says $goal" >&2
+        exit 2
+    fi
+    root_of[$c]=$(awk '$1 == "root" { print $2 }' <<<"$out")
+    printf '%s: alq solve --check: %s, root %s (%s), %s\n' "$c" "$(tail -1 <<<"$out")" \
+        "${root_of[$c]}" "${line:-start}" "$(awk '$1 == "tables" { print }' <<<"$out")"
 done
-echo "alq-check: ${#certs[@]} certificates"
-"$check2" "${certs[@]}"
+
+mine=()
+for c in "${certs[@]}"; do
+    if [ "$(header "$c" tables)" -le 10 ]; then mine+=("$c"); else echo "alq-check: skipped (its tables stop at 10): $c" >&2; fi
+done
+[ ${#mine[@]} -gt 0 ] || exit 0
+echo "alq-check: ${#mine[@]} certificates"
+out=$("$check2" "${mine[@]}") || { echo "$out"; exit 2; }
+echo "$out"
+for c in "${mine[@]}"; do
+    said=$(grep -F "$c: rules " <<<"$out" | head -1)
+    if [[ $said != *"root ${root_of[$c]} "* || $said != *"goal $(named_goal "$c"),"* ]]; then
+        echo "$c: alq-check reports another root or goal: $said" >&2
+        exit 2
+    fi
+done

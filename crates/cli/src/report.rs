@@ -32,7 +32,10 @@ pub struct ReportArgs {
     /// `*.cert.gz`, e.g. data/proofs, or data/proofs/classic with `--rules
     /// classic`): the start and the first moves they settle get the proven
     /// statement (`Black wins (proof)`, `White holds at least a draw (proof)`),
-    /// unless the book or the tables give an exact value.
+    /// unless the book or the tables give an exact value. Each certificate
+    /// is checked first (refused by name if it does not hold); its table
+    /// leaves over `--tb` when the tables hold them, else the statements
+    /// say `(proof, leaves not checked)`.
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
     /// The opening explorer's address (`alq serve`, e.g.
@@ -76,7 +79,8 @@ pub fn run(args: ReportArgs) -> anyhow::Result<()> {
     let collected = pool.install(|| alq_report::collect(&files, rules, args.depth, |n| bar.set_position(n)))?;
     bar.finish_and_clear();
     let mut report = alq_report::Report::new(&collected, &files, &Default::default());
-    let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, rules)).transpose()?;
+    let proofs =
+        args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, rules, args.tb.as_deref())).transpose()?;
     if let Some(proofs) = &proofs {
         report.fill_exact(&proofs.iter().cloned().collect());
     }

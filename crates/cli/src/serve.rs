@@ -29,7 +29,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "DIR")]
     tb: Option<PathBuf>,
     /// A folder of proof certificates (like data/proofs): the lines they
-    /// settle show their proven value.
+    /// settle show their proven value. Each is checked first and refused
+    /// by name if it does not hold (table leaves over `--tb` when it holds
+    /// them; else they are not probed, and the value says so).
     #[arg(long, value_name = "DIR")]
     proofs: Option<PathBuf>,
     /// The user's proven-position store for the oracle: read, and what the
@@ -94,9 +96,9 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         read_book(book, &mut known)?;
     }
     if let Some(dir) = &args.proofs {
-        for (line, value) in crate::solve::read_proofs(dir, rules)? {
+        for (line, value) in crate::solve::read_proofs(dir, rules, args.tb.as_deref())? {
             let pos = replay(&line, rules).with_context(|| format!("a proven line of {}", dir.display()))?;
-            if let Some(v) = side_to_move_view(value.trim_end_matches(" (proof)"), pos.side_to_move()) {
+            if let Some(v) = side_to_move_view(value.split(" (proof").next().unwrap_or(""), pos.side_to_move()) {
                 known.exact.insert(pos.key(), (v.to_string(), "proof"));
             }
         }

@@ -99,7 +99,8 @@ pub struct SolveArgs {
     /// Merge these proven-position stores into `--store` (created if
     /// missing) and exit; a contradiction between them is an error and
     /// nothing is written. A certificate (`.cert`) adds what it proves of
-    /// every position in it, unchecked: check it first (`--check`); an
+    /// every position in it once it is checked (its table leaves over
+    /// `--tb` when the tables hold them, else not probed, and said so); an
     /// opening book (`.csv`, `alq openings --solve`) adds its exact values.
     /// The shipped store is made so: `--merge data/proofs/*.cert
     /// docs/results/opening-tree-ply6-threshold.csv --store
@@ -116,8 +117,14 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", requires = "split")]
     jobs: Option<PathBuf>,
     /// Check a certificate file instead of searching: every step with the
-    /// move generator, table leaves with `--tb`. The position is the
-    /// certificate's root unless --position or --moves name one.
+    /// move generator, table leaves' values in the `--tb` tables (without
+    /// them, everything else, and the last line says `checked GOAL except
+    /// its N table leaves' values` instead of `proven GOAL`). The position is the certificate's
+    /// root unless --position or --moves name one. Prints what is proven:
+    /// the root, the goal, the rules, the tables leaned on, the entries and
+    /// how many of them the root does not reach; with `--out FILE`, writes
+    /// the certificate with only the entries the root reaches (checked
+    /// first; atomically, gzip-compressed when FILE ends in `.gz`).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["certificate", "resume", "nodes", "movetime"])]
     check: Option<PathBuf>,
     /// Deepen a certificate instead of searching: re-prove each of its table
@@ -137,8 +144,10 @@ pub struct SolveArgs {
     /// (exit 2).
     #[arg(long, value_name = "CERT", requires_all = ["out", "tb"], conflicts_with_all = ["certificate", "resume", "check", "reachable", "split", "merge", "position", "moves", "goal", "store", "read_store", "cycle_aware"])]
     deepen: Option<PathBuf>,
-    /// With `--deepen`: the deepened certificate (written atomically).
-    #[arg(long, value_name = "FILE", requires = "deepen")]
+    /// With `--deepen`: the deepened certificate; with `--check`: the
+    /// checked certificate without unreachable entries (written
+    /// atomically).
+    #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// With `--deepen`: the folder of sub-proofs (one `KEY.part` a leaf,
     /// default: the `--out` path with `.parts` appended).
@@ -175,6 +184,9 @@ impl SolveArgs {
 }
 
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
+    if args.out.is_some() && args.check.is_none() && args.deepen.is_none() {
+        bail!("--out goes with --check (a lean copy of the certificate) or --deepen");
+    }
     if let Some(file) = &args.check {
         return run_check(&args, file);
     }
@@ -426,18 +438,49 @@ fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
     let pos = crate::play_line(pos, cert.rules, args.moves.as_deref())?;
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(cert.rules))).transpose()?;
     let start = std::time::Instant::now();
-    let report = alq_solver::check_certificate(&cert, &pos, tb.as_ref())
-        .map_err(|e| anyhow::anyhow!("{}: the certificate does not hold: {e}", file.display()))?;
-    println!("position {pos}");
+    // Without tables, every step but the table leaves' values.
+    let report = match &tb {
+        Some(tb) => alq_solver::check_certificate(&cert, &pos, Some(tb)),
+        None => alq_solver::check_structure(&cert, &pos),
+    }
+    .map_err(|e| anyhow::anyhow!("{}: the certificate does not hold: {e}", file.display()))?;
+    println!("certificate {}", file.display());
+    println!("rules {}", cert.rules);
+    println!("root {:016x} {pos}", pos.key());
+    println!("goal {}", cert.goal);
+    println!("{}", leaves_text(&cert, args.tb.as_deref()));
     println!(
-        "checked {} positions ({} table leaves, {} without a legal move) in {:.3} s",
+        "checked {} entries ({} table leaves, {} without a legal move, {} not reached from the root) in {:.3} s",
         report.entries,
         report.table_leaves,
         report.end_leaves,
+        report.unreachable,
         start.elapsed().as_secs_f64()
     );
-    println!("proven {}", cert.goal);
+    if let Some(out) = &args.out {
+        let lean = cert.lean();
+        lean.write(out)?;
+        println!("certificate {} ({} entries, only those the root reaches)", out.display(), lean.entries.len());
+    }
+    if report.table_leaves > 0 && !report.leaves_probed {
+        // Not "proven": the leaves' values are the tables' to confirm.
+        println!(
+            "checked {} except its {} table leaves' values (give --tb with the ≤ {} tables)",
+            cert.goal, report.table_leaves, cert.table_pieces
+        );
+    } else {
+        println!("proven {}", cert.goal);
+    }
     Ok(())
+}
+
+/// What a certificate's table leaves lean on, for the check's report.
+fn leaves_text(cert: &alq_solver::Certificate, tb: Option<&std::path::Path>) -> String {
+    match (cert.table_pieces, tb) {
+        (0, _) => "tables none (no table leaves)".to_string(),
+        (k, Some(dir)) => format!("tables {k} (leaves probed in {})", dir.display()),
+        (k, None) => format!("tables {k} (leaves not probed: no --tb)"),
+    }
 }
 
 /// `alq solve --deepen CERT --tb DIR --out FILE`: a certificate over
@@ -547,26 +590,38 @@ fn run_deepen(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
 
 /// The statements the certificates in `dir` (`*.cert`, or gzip-compressed
 /// `*.cert.gz`) make about the start and the lines one or two plies on:
-/// (line, statement), the start as `""`. The certificates are read, not
-/// checked (`alq solve --check` does that).
-pub fn read_proofs(dir: &std::path::Path, rules: RuleSet) -> anyhow::Result<Vec<(String, String)>> {
+/// (line, statement), the start as `""`. Each certificate is checked before
+/// it is used (`Certificate::read_checked`): over the tables `tb` (a
+/// folder) when they hold its leaves, else every step but the table
+/// leaves' values, and then the statements say `(proof, leaves not
+/// checked)` instead of `(proof)`. A certificate that does not hold is
+/// refused, by name.
+pub fn read_proofs(
+    dir: &std::path::Path,
+    rules: RuleSet,
+    tb: Option<&std::path::Path>,
+) -> anyhow::Result<Vec<(String, String)>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the proofs folder {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.to_str().is_some_and(|name| name.ends_with(".cert") || name.ends_with(".cert.gz")))
         .collect();
     files.sort();
+    let tables = tb.map(|d| crate::players::open_tablebase(d, Some(rules))).transpose()?;
     let mut certs = Vec::new();
+    let mut all_probed = true;
     for file in &files {
-        let cert = alq_solver::Certificate::read(file)?;
+        let (cert, report) = alq_solver::Certificate::read_checked(file, tables.as_ref())?;
         if cert.rules != rules {
             bail!("{} is a certificate under the {} rules, not {rules}", file.display(), cert.rules);
         }
+        all_probed &= report.leaves_probed || report.table_leaves == 0;
         certs.push(cert);
     }
+    let label = if all_probed { "(proof)" } else { "(proof, leaves not checked)" };
     Ok(alq_solver::certificate::proven_lines(&certs)
         .into_iter()
-        .map(|(line, goals)| (line, format!("{} (proof)", alq_solver::certificate::describe(&goals))))
+        .map(|(line, goals)| (line, format!("{} {label}", alq_solver::certificate::describe(&goals))))
         .collect())
 }
 
@@ -639,9 +694,20 @@ fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
         } else if is_store || file.extension().is_none_or(|e| e != "cert") {
             load_store(file, rules)?
         } else {
-            let cert = alq_solver::Certificate::read(file)?;
+            // Checked before its answers are taken (leaves over --tb when
+            // the tables hold them).
+            let tables = args.tb.as_deref().map(|d| crate::players::open_tablebase(d, Some(rules))).transpose()?;
+            let (cert, report) = alq_solver::Certificate::read_checked(file, tables.as_ref())?;
             if cert.rules != rules {
                 bail!("{}: a certificate under the {} rules, not {rules}", file.display(), cert.rules);
+            }
+            if !report.leaves_probed && report.table_leaves > 0 {
+                eprintln!(
+                    "{}: checked, but its {} table leaves not probed (give --tb with its ≤ {} tables)",
+                    file.display(),
+                    report.table_leaves,
+                    cert.table_pieces
+                );
             }
             alq_solver::ProvenStore::from_certificate(&cert)
         };

@@ -69,7 +69,8 @@ pub fn run(args: StudyArgs) -> anyhow::Result<()> {
         args.config.as_ref().map_or("the default study".to_string(), |p| format!("config {}", p.display()));
     let runs = config.runs().with_context(|| where_from.clone())?;
     // Read before the games are played, so a bad folder fails at once.
-    let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, config.rules)).transpose()?;
+    let tables = Some(std::path::Path::new(&config.tablebase)).filter(|p| !p.as_os_str().is_empty());
+    let proofs = args.proofs.as_deref().map(|dir| crate::solve::read_proofs(dir, config.rules, tables)).transpose()?;
     let total: u64 = runs.iter().map(|r| r.games).sum();
     let pool = crate::thread_pool((config.threads > 0).then_some(config.threads))?;
     let multi = MultiProgress::new();

@@ -610,17 +610,25 @@ fn study_plays_its_ladder_and_the_report_shows_the_curve() {
         std::fs::read_to_string(report.join("report.html")).unwrap()
     };
     let html = report_with(&proofs);
-    assert!(html.contains("Exact value of the start position: draw (proof)."), "start value");
-    assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements");
-    assert!(html.contains("after c2-c3: draw (proof)"), "first-move statements");
+    assert!(html.contains("Exact value of the start position: draw (proof, leaves not checked)."), "start value");
+    assert!(html.contains("after d2-c3: Black wins (proof, leaves not checked)"), "first-move statements");
+    assert!(html.contains("after c2-c3: draw (proof, leaves not checked)"), "first-move statements");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("summary.json")).unwrap()).unwrap();
     let d2c3 = summary["first_moves"].as_array().unwrap().iter().find(|m| m["first_move"] == "d2-c3").unwrap();
-    assert_eq!(d2c3["exact_value"], "Black wins (proof)");
+    // Without --tb the certificates' table leaves are not probed, and the
+    // statements say so.
+    assert_eq!(d2c3["exact_value"], "Black wins (proof, leaves not checked)");
     // Gzip-compressed certificates are read too (data/proofs/small holds only those).
     let html = report_with(&proofs.join("small"));
-    assert!(html.contains("Exact value of the start position: draw (proof)."), "start value from .cert.gz");
-    assert!(html.contains("after d2-c3: Black wins (proof)"), "first-move statements from .cert.gz");
+    assert!(
+        html.contains("Exact value of the start position: draw (proof, leaves not checked)."),
+        "start value from .cert.gz"
+    );
+    assert!(
+        html.contains("after d2-c3: Black wins (proof, leaves not checked)"),
+        "first-move statements from .cert.gz"
+    );
     let bad = alq(&[
         "report",
         "--games",

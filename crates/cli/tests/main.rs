@@ -11,3 +11,4 @@ mod oracle;
 mod second_checker;
 mod solve;
 mod tb;
+mod trust;

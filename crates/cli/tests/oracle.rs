@@ -132,7 +132,7 @@ fn play_hint_shows_exact_values_with_a_store() {
     let text = play_with_store(&store, b"d2-c3\nquit\n");
     assert!(!text.contains("exact:"), "{text}");
     let text = play_with_store(&store, b"hint\nquit\n");
-    assert!(text.contains("exact: the position is draw for you (store);"), "{text}");
+    assert!(text.contains("exact: the position is draw for you (proof);"), "{text}");
 }
 
 #[test]

@@ -151,7 +151,7 @@ fn the_oracle_gives_exact_values_and_settles_the_rest_in_the_background() {
     let ex = explorer_with_oracle("oracle", alq_solver::Budget::nodes(20_000), Duration::ZERO);
     // The shipped proofs settle the start and every first move at once.
     let start = ex.explorer("").unwrap();
-    assert_eq!((start["exact"].as_str(), start["exact_source"].as_str()), (Some("draw"), Some("store")));
+    assert_eq!((start["exact"].as_str(), start["exact_source"].as_str()), (Some("draw"), Some("proof")));
     assert_eq!(start["exact_pending"], 0);
     // Narrowness: three of the four first moves keep the draw (d2-c3 loses).
     assert_eq!(start["keeping_moves"], 3, "{start}");

@@ -10,8 +10,11 @@
 //! An [`Oracle`] asks, in this order, and says which answered ([`Source`]):
 //! 1. the position itself: no legal move is a loss (`end`);
 //! 2. the endgame tables, any kind, for positions they cover (`table`);
-//! 3. what is proven already: stores read at start (the shipped one, the
-//!    user's) and everything this oracle settled since (`store`);
+//! 3. what is proven already: by a checked certificate (`proof`: the
+//!    shipped ones, and any given with [`Oracle::read_certificate`]); by
+//!    searches, without a certificate (`store`: the shipped opening tree's
+//!    and atlas's values, the user's stores, everything this oracle settled
+//!    since);
 //! 4. threshold searches of the two win questions that decide the value
 //!    ("does the mover win?", "does the opponent win?"), sharing what they
 //!    prove, within the oracle's [`Budget`] (`search`); a stored bound has
@@ -50,7 +53,7 @@ mod value;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use alq_engine::{Evaluator, Move, Position, RuleSet, Side};
@@ -58,7 +61,9 @@ use alq_solver::{Budget, Goal, Outcome, ProvenStore, SolveError, ThresholdSolver
 use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
-pub use shipped::{shipped_atlas, shipped_certificates, shipped_store, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT};
+pub use shipped::{
+    shipped_atlas, shipped_certificates, shipped_proven, shipped_store, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT,
+};
 pub use value::{Source, Value};
 
 /// Why the oracle could not answer. File errors name the file.
@@ -97,6 +102,9 @@ pub struct Oracle<'a> {
     tb: Option<&'a Tablebase>,
     budget: Budget,
     solver: Mutex<ThresholdSolver<'a>>,
+    /// What checked certificates prove (answered with source `proof`; the
+    /// solver's store holds it too).
+    certified: RwLock<ProvenStore>,
     /// The user's store: read at [`Oracle::use_store`], written after every
     /// search that settled something new.
     store_file: Option<PathBuf>,
@@ -111,6 +119,14 @@ pub struct Oracle<'a> {
     /// How old the last write of the user's store must be before a search
     /// writes it again ([`SAVE_EVERY`] unless set).
     save_every: Duration,
+}
+
+/// Whether `path` holds a certificate (its text's first line, or gzip)
+/// rather than a store (binary, `ALQPROV`).
+fn is_certificate(path: &Path) -> bool {
+    let mut head = [0u8; 21];
+    let n = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    head[..n].starts_with(&[0x1f, 0x8b]) || head[..n].starts_with(b"alquerque-certificate")
 }
 
 /// Held while a store file is read, merged and written, so that oracles of
@@ -134,6 +150,7 @@ impl<'a> Oracle<'a> {
             tb,
             budget,
             solver: Mutex::new(solver),
+            certified: RwLock::new(ProvenStore::new(rules)),
             store_file: None,
             unsaved: AtomicBool::new(false),
             saved: Mutex::new(None),
@@ -163,13 +180,19 @@ impl<'a> Oracle<'a> {
     }
 
     /// Reads a proven-position store (the shipped one, or a cluster's) as
-    /// known answers, without ever writing it; returns its positions.
+    /// known answers, without ever writing it; returns its positions. A
+    /// certificate file (`alq solve --certificate`, plain or gzip) is read
+    /// by [`Oracle::read_certificate`]: checked first, answered as `proof`.
     ///
     /// # Errors
     ///
     /// A missing, damaged or truncated file, a store of other rules, or one
-    /// that contradicts what the oracle knows, each naming the file.
+    /// that contradicts what the oracle knows, each naming the file; a
+    /// certificate that does not hold.
     pub fn read_store(&self, path: &Path) -> Result<usize, OracleError> {
+        if is_certificate(path) {
+            return Ok(self.read_certificate(path)?.0);
+        }
         let store = self.load_own(path)?;
         self.add_known(path, &store)?;
         Ok(store.entries.len())
@@ -191,7 +214,56 @@ impl<'a> Oracle<'a> {
         let (store, atlas) = (shipped_store(), shipped_atlas());
         self.add_known(Path::new("the shipped proofs"), store)?;
         self.add_known(Path::new("the shipped atlas"), atlas)?;
+        self.add_certified(shipped_proven());
         Ok(store.entries.len() + atlas.entries.len())
+    }
+
+    /// Reads a certificate, checks it (its table leaves over the oracle's
+    /// tables when they hold them, else every other step), and takes what
+    /// it proves as known, answered with source `proof`. Returns the
+    /// positions it settles a question of and whether its leaves were
+    /// probed.
+    ///
+    /// # Errors
+    ///
+    /// An unreadable file, a certificate that does not hold or of other
+    /// rules, or one contradicting what the oracle knows, each naming the
+    /// file.
+    pub fn read_certificate(&self, path: &Path) -> Result<(usize, bool), OracleError> {
+        let tables = self.tb.filter(|t| t.rules() == self.rules);
+        let (cert, report) = alq_solver::Certificate::read_checked(path, tables)?;
+        if cert.rules != self.rules {
+            return Err(OracleError::ForeignStore {
+                path: path.to_path_buf(),
+                found: cert.rules,
+                expected: self.rules,
+            });
+        }
+        let store = ProvenStore::from_certificate(&cert);
+        self.add_known(path, &store)?;
+        self.add_certified(&store);
+        Ok((store.entries.len(), report.leaves_probed || report.table_leaves == 0))
+    }
+
+    /// Adds `store`'s answers to what certificates prove (already known to
+    /// the solver, so no contradiction can arise here).
+    fn add_certified(&self, store: &ProvenStore) {
+        let mut certified = self.certified.write().unwrap_or_else(|p| p.into_inner());
+        // Both were merged into the solver's store without contradiction.
+        let _ = certified.merge(store);
+    }
+
+    /// The source of a stored `value` of `pos`: `proof` when checked
+    /// certificates alone give that value, `store` otherwise.
+    fn stored_source(&self, pos: &Position, value: Value) -> Source {
+        let certified = self.certified.read().unwrap_or_else(|p| p.into_inner());
+        let mover = pos.side_to_move();
+        let proven = Value::from_questions(certified.answer(pos, mover), certified.answer(pos, mover.opponent()));
+        if proven == value {
+            Source::Proof
+        } else {
+            Source::Store
+        }
     }
 
     /// Reads the store at `path`, refusing one of other rules.
@@ -258,7 +330,7 @@ impl<'a> Oracle<'a> {
             return Ok(Some(answer));
         }
         let value = self.stored(&self.lock(), pos);
-        Ok((value != Value::Unknown).then_some((value, Source::Store)))
+        Ok((value != Value::Unknown).then(|| (value, self.stored_source(pos, value))))
     }
 
     /// The answer of the end or of the tables, which never wait.
@@ -291,7 +363,8 @@ impl<'a> Oracle<'a> {
             Err(std::sync::TryLockError::WouldBlock) => return Ok(None),
         };
         let value = self.stored(&solver, pos);
-        Ok(Some((value != Value::Unknown).then_some((value, Source::Store))))
+        drop(solver);
+        Ok(Some((value != Value::Unknown).then(|| (value, self.stored_source(pos, value)))))
     }
 
     /// The value the stored answers of `solver` give `pos`.

@@ -69,6 +69,21 @@ pub fn shipped_certificates() -> &'static [Certificate] {
     })
 }
 
+/// What the shipped certificates alone prove (no search behind it), read
+/// once: the oracle answers these positions with source `proof`.
+pub fn shipped_proven() -> &'static ProvenStore {
+    static PARSED: OnceLock<ProvenStore> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        let mut union = ProvenStore::new(alq_engine::RuleSet::BrainKing);
+        for cert in shipped_certificates() {
+            // The shipped certificates are checked not to contradict each
+            // other (a test builds this union).
+            union.merge(&ProvenStore::from_certificate(cert)).expect("shipped certificates agree");
+        }
+        union
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,7 +152,13 @@ pub enum Source {
     End,
     /// The endgame tables.
     Table,
-    /// A store read at start, or an earlier search of this oracle.
+    /// What a checked certificate proves: the shipped ones (checked with
+    /// both checkers, in CI over ≤ 8 tables and by `scripts/check-proofs.sh`)
+    /// and those the user gives ([`crate::Oracle::read_certificate`]).
+    Proof,
+    /// A store read at start (settled by searches, no certificate behind
+    /// it: the shipped opening tree and atlas, the user's), or an earlier
+    /// search of this oracle.
     Store,
     /// A search run for this question.
     Search,
@@ -165,6 +171,7 @@ impl Source {
         match self {
             Source::End => "end",
             Source::Table => "table",
+            Source::Proof => "proof",
             Source::Store => "store",
             Source::Search => "search",
             Source::None => "none",

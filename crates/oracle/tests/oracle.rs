@@ -171,7 +171,8 @@ fn the_shipped_proofs_settle_the_start_and_its_first_moves() {
     assert!(o.read_shipped().unwrap() > 100_000);
     let start = Position::start();
     let a = o.value(&start).unwrap();
-    assert_eq!((a.value, a.source, a.nodes), (Value::Draw, Source::Store, 0));
+    // Both sides' draws are certified: the source is the proof.
+    assert_eq!((a.value, a.source, a.nodes), (Value::Draw, Source::Proof, 0));
     let moves = o.move_values(&start).unwrap();
     let value_of = |text: &str| moves.iter().find(|(m, _)| m.to_string() == text).unwrap().1.value;
     // d2-c3 loses (Black's win is proven); b2-c3 and d3-c3 keep the draw.

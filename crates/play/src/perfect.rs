@@ -219,7 +219,10 @@ impl Perfect {
         let oracle = shared_oracle(rules, tb, settings.store.as_deref(), movetime)?;
         let own = match &settings.certificate {
             Some(file) => {
-                let cert = Certificate::read(file).map_err(|e| e.to_string())?;
+                // Checked before it is followed: over the tables when they
+                // hold its leaves, else its structure (every step).
+                let tables = tb.filter(|t| t.rules() == rules);
+                let (cert, _) = Certificate::read_checked(file, tables).map_err(|e| e.to_string())?;
                 if cert.rules != rules {
                     return Err(format!(
                         "{}: a certificate under the {} rules, not {rules}",

@@ -385,7 +385,10 @@ impl PlayerSpec {
                         }
                         "cert" => {
                             let path = std::path::PathBuf::from(value);
-                            alq_solver::Certificate::read(&path).map_err(|e| err(e.to_string()))?;
+                            // Checked now (every step; its table leaves again
+                            // over the player's tables when it is built), so a
+                            // broken one is refused with the spec.
+                            alq_solver::Certificate::read_checked(&path, None).map_err(|e| err(e.to_string()))?;
                             settings.certificate = Some(path);
                         }
                         "choice" => settings.choosing = value.parse().map_err(err)?,

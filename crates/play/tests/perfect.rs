@@ -144,6 +144,19 @@ fn perfect_never_loses_where_a_certificate_holds_the_draw() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A certificate's text with an entry (not the root's) dropped, the count
+/// kept right.
+fn drop_an_entry(text: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let count: usize = lines[5].strip_prefix("entries ").unwrap().parse().unwrap();
+    let root = lines[3].split(' ').nth(1).unwrap().to_string();
+    let header = format!("entries {}", count - 1);
+    lines[5] = &header;
+    let middle = 6 + count / 2;
+    lines.remove(if lines[middle].starts_with(&root) { middle + 1 } else { middle });
+    lines.join("\n") + "\n"
+}
+
 #[test]
 fn perfect_specs_parse_print_and_refuse_bad_settings() {
     let s = spec("perfect@movetime=300");
@@ -152,6 +165,15 @@ fn perfect_specs_parse_print_and_refuse_bad_settings() {
     assert!(e.to_string().contains("unknown key \"colour\""), "{e}");
     let e = PlayerSpec::parse("perfect@cert=/nonexistent/x.cert", alq_engine::Limits::default()).unwrap_err();
     assert!(e.to_string().contains("x.cert"), "{e}");
+    // A certificate that does not hold is refused by name: one entry of a
+    // shipped proof dropped (every entry is reached from its root).
+    let broken = std::env::temp_dir().join(format!("alq-perfect-broken-{}.cert", std::process::id()));
+    let text = include_str!("../../../data/proofs/b2-c3-black-draws.cert");
+    std::fs::write(&broken, drop_an_entry(text)).unwrap();
+    let e =
+        PlayerSpec::parse(&format!("perfect@cert={}", broken.display()), alq_engine::Limits::default()).unwrap_err();
+    assert!(e.to_string().contains("does not hold") && e.to_string().contains(&broken.display().to_string()), "{e}");
+    std::fs::remove_file(&broken).unwrap();
     // The shipped strategies answer at the start without any search.
     let start = Game::new(Position::start(), GameConfig::default());
     let mut p = spec("perfect@movetime=1").build();

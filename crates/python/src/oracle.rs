@@ -40,7 +40,8 @@ pub struct OracleAnswer {
     /// `win`, `draw`, `loss`, `≥draw` (the mover does not lose), `≤draw`
     /// (the mover does not win) or `unknown` (the budget ran out).
     value: &'static str,
-    /// `end`, `table`, `store`, `search`, or `none` for `unknown`.
+    /// `end`, `table`, `proof` (a checked certificate), `store` (settled by
+    /// searches, no certificate), `search`, or `none` for `unknown`.
     source: &'static str,
     /// Positions the searches of this question expanded.
     nodes: u64,

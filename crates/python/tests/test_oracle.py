@@ -13,7 +13,7 @@ def test_the_oracle_answers_as_the_cli(alq, tables_dir):
     oracle = aq.Oracle(tb=aq.Tablebase(str(tables_dir)), movetime=2.0)
     start = aq.Position()
     answer = oracle.value(start)
-    assert (answer.value, answer.source, answer.is_exact) == ("draw", "store", True)
+    assert (answer.value, answer.source, answer.is_exact) == ("draw", "proof", True)
     values = {str(m): a.value for m, a in oracle.move_values(start)}
     cli = json.loads(alq("oracle", "--json").stdout)
     assert values == {m["move"]: m["value"] for m in cli["moves"]}

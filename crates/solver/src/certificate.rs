@@ -37,8 +37,11 @@
 //! - The root's key has an entry. For a win goal every `move` and `all`
 //!   entry's successors have smaller ranks than the entry itself: the
 //!   strategy never returns to a position, so it ends in leaves (a cycle
-//!   would be infinite play, a draw). For a draw goal ranks are 0 and
-//!   cycles are allowed: infinite play is a draw.
+//!   would be infinite play, a draw). For a draw goal ranks are 0 (checked)
+//!   and cycles are allowed: infinite play is a draw.
+//! - Every entry is reached from the root by the strategy (the `move` of a
+//!   prover entry, every move of an `all` one): the writers keep only those
+//!   ([`Certificate::lean`]); the checkers count, and accept, any others.
 //!
 //! Entries are sorted by key; `entries N` gives their number and `end`
 //! closes the file, so a truncated file is detected.
@@ -104,6 +107,12 @@ pub struct CheckReport {
     pub entries: usize,
     pub table_leaves: usize,
     pub end_leaves: usize,
+    /// Whether the table leaves' values were probed in tables (`false`:
+    /// [`check_structure`], which checks everything else).
+    pub leaves_probed: bool,
+    /// Entries the root does not reach by the strategy (sound, but dead
+    /// weight: [`Certificate::lean`] drops them).
+    pub unreachable: usize,
 }
 
 fn wdl_name(w: Wdl) -> &'static str {
@@ -144,6 +153,28 @@ impl Certificate {
         out
     }
 
+    /// The certificate with only the entries its root reaches by the
+    /// strategy: the `move` of a prover entry, every legal move of an `all`
+    /// entry. It proves the same goal from the same root (a successor the
+    /// original lacked stays missing, and [`check`] still refuses it).
+    pub fn lean(&self) -> Certificate {
+        let by_key: HashMap<u64, usize> = self.entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
+        let reached = reached(self, &by_key);
+        let entries = self.entries.iter().zip(&reached).filter(|(_, &r)| r).map(|(e, _)| *e).collect();
+        Certificate { entries, ..self.clone_header() }
+    }
+
+    /// The certificate's fields with no entries.
+    fn clone_header(&self) -> Certificate {
+        Certificate {
+            rules: self.rules,
+            goal: self.goal,
+            root: self.root,
+            table_pieces: self.table_pieces,
+            entries: Vec::new(),
+        }
+    }
+
     /// Writes the file atomically ([`alq_fs::write_atomic`]), gzip-compressed
     /// when its name ends in `.gz` (both checkers read either form).
     pub fn write(&self, path: &Path) -> Result<(), SolveError> {
@@ -171,6 +202,28 @@ impl Certificate {
             Certificate::parse(reader)
         };
         parsed.map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
+    }
+
+    /// Reads a certificate file and checks it from its own root
+    /// ([`check`] over `tb` when they hold its leaves, else
+    /// [`check_structure`]: the report says whether its leaves were
+    /// probed). The way every reader
+    /// that acts on a certificate (reports, the explorer, players, store
+    /// merges) takes one in.
+    ///
+    /// # Errors
+    ///
+    /// An unreadable or malformed file, or a certificate that does not hold
+    /// ([`SolveError::CertificateFails`]), naming the file.
+    pub fn read_checked(path: &Path, tb: Option<&Tablebase>) -> Result<(Certificate, CheckReport), SolveError> {
+        let cert = Certificate::read(path)?;
+        let root = Position::from_key_unchecked(cert.root);
+        let checked = match tb {
+            Some(tb) if tb.wdl_max_pieces() >= cert.table_pieces => check(&cert, &root, Some(tb)),
+            _ => check_structure(&cert, &root),
+        };
+        let report = checked.map_err(|fault| SolveError::CertificateFails { path: path.to_path_buf(), fault })?;
+        Ok((cert, report))
     }
 
     /// Parses a certificate's text.
@@ -296,11 +349,55 @@ impl CheckError {
     }
 }
 
+/// Which entries the root reaches by the strategy (indexes as `entries`).
+fn reached(cert: &Certificate, by_key: &HashMap<u64, usize>) -> Vec<bool> {
+    let mut seen = vec![false; cert.entries.len()];
+    let Some(&root) = by_key.get(&cert.root) else { return seen };
+    seen[root] = true;
+    let mut stack = vec![root];
+    while let Some(i) = stack.pop() {
+        let pos = Position::from_key_unchecked(cert.entries[i].key);
+        let moves = match cert.entries[i].step {
+            Step::Move(mv) => vec![mv],
+            Step::All => pos.legal_moves_in(cert.rules).to_vec(),
+            Step::Table(_) | Step::End => Vec::new(),
+        };
+        for mv in moves {
+            if let Some(&j) = by_key.get(&pos.play(mv).key()) {
+                if !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    seen
+}
+
 /// Checks a certificate with the move generator and, for table leaves,
 /// `tb`: every prover entry's move leads to an entry, every opponent
-/// entry's moves all do, leaves meet the goal, and for a win goal ranks fall
-/// along every move. The first fault is returned, naming the position.
+/// entry's moves all do, leaves meet the goal, for a win goal ranks fall
+/// along every move and for a draw goal they are 0. The first fault is
+/// returned, naming the position. Without `tb` a table leaf is a fault
+/// (see [`check_structure`] for a check without tables).
 pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Result<CheckReport, CheckError> {
+    check_with(cert, root, tb, true)
+}
+
+/// [`check`] without tables: everything but the table leaves' values (their
+/// piece counts, within the certificate's `tables`, and that the value they
+/// claim meets the goal, are checked). The report says the leaves were not
+/// probed.
+pub fn check_structure(cert: &Certificate, root: &Position) -> Result<CheckReport, CheckError> {
+    check_with(cert, root, None, false)
+}
+
+fn check_with(
+    cert: &Certificate,
+    root: &Position,
+    tb: Option<&Tablebase>,
+    probe: bool,
+) -> Result<CheckReport, CheckError> {
     if cert.root != root.key() {
         return Err(CheckError::WrongRoot { found: Position::from_key_unchecked(cert.root), wanted: *root });
     }
@@ -313,10 +410,19 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
     if !by_key.contains_key(&cert.root) {
         return Err(CheckError::NoRootEntry(Position::from_key_unchecked(cert.root)));
     }
-    let checker = Checker { cert, tb, by_key };
-    let mut report = CheckReport { entries: cert.entries.len(), table_leaves: 0, end_leaves: 0 };
+    let checker = Checker { cert, tb, probe, by_key };
+    let mut report = CheckReport {
+        entries: cert.entries.len(),
+        table_leaves: 0,
+        end_leaves: 0,
+        leaves_probed: probe,
+        unreachable: 0,
+    };
     for e in &cert.entries {
         let pos = Position::from_key_unchecked(e.key);
+        if !cert.goal.is_win() && e.rank != 0 {
+            return Err(CheckError::at(pos, format!("rank {} in a draw certificate (ranks are 0)", e.rank)));
+        }
         match e.step {
             Step::Move(mv) => checker.prover_move(e, &pos, mv)?,
             Step::All => checker.opponent_moves(e, &pos)?,
@@ -330,6 +436,7 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
             }
         }
     }
+    report.unreachable = reached(cert, &checker.by_key).iter().filter(|&&r| !r).count();
     Ok(report)
 }
 
@@ -337,6 +444,8 @@ pub fn check(cert: &Certificate, root: &Position, tb: Option<&Tablebase>) -> Res
 struct Checker<'c> {
     cert: &'c Certificate,
     tb: Option<&'c Tablebase>,
+    /// Whether table leaves are probed (else only their size and claim).
+    probe: bool,
     /// Where each position's entry is.
     by_key: HashMap<u64, usize>,
 }
@@ -393,17 +502,26 @@ impl Checker<'_> {
     fn table_leaf(&self, pos: &Position, value: Wdl) -> Result<(), CheckError> {
         let pos = *pos;
         let pieces = pos.occupied().count();
-        let tb =
-            self.tb.ok_or_else(|| CheckError::at(pos, "a table leaf; pass the tables (--tb) to check it".into()))?;
-        if pieces > self.cert.table_pieces || pieces > tb.wdl_max_pieces() {
-            return Err(CheckError::at(pos, format!("a table leaf of {pieces} pieces, beyond the tables")));
-        }
-        let (actual, _) = tb.probe_wdl(&pos).map_err(|e| CheckError::at(pos, e.to_string()))?;
-        if actual != value {
+        if pieces > self.cert.table_pieces {
             return Err(CheckError::at(
                 pos,
-                format!("the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)),
+                format!("a table leaf of {pieces} pieces, beyond the certificate's tables {}", self.cert.table_pieces),
             ));
+        }
+        if self.probe {
+            let tb = self
+                .tb
+                .ok_or_else(|| CheckError::at(pos, "a table leaf; pass the tables (--tb) to check it".into()))?;
+            if pieces > tb.wdl_max_pieces() {
+                return Err(CheckError::at(pos, format!("a table leaf of {pieces} pieces, beyond the tables")));
+            }
+            let (actual, _) = tb.probe_wdl(&pos).map_err(|e| CheckError::at(pos, e.to_string()))?;
+            if actual != value {
+                return Err(CheckError::at(
+                    pos,
+                    format!("the certificate says {}, the tables {}", wdl_name(value), wdl_name(actual)),
+                ));
+            }
         }
         if !self.cert.goal.holds(pos.side_to_move(), value) {
             return Err(CheckError::at(

@@ -297,7 +297,9 @@ pub fn merge(
     if cert.goal.is_win() {
         rerank(&mut entries, cert.rules)?;
     }
-    Ok(Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries })
+    // Only what the root reaches: re-proven leaves may leave parts' entries
+    // (and the input's) behind.
+    Ok(Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries }.lean())
 }
 
 /// Win goals: every entry's rank one more than its successors' largest

@@ -19,6 +19,9 @@ pub enum SolveError {
     BadStore { path: PathBuf, reason: String },
     #[error("{}: not a valid certificate: {reason}", path.display())]
     BadCertificate { path: PathBuf, reason: String },
+    /// A certificate that reads but does not prove its goal.
+    #[error("{}: the certificate does not hold: {fault}", path.display())]
+    CertificateFails { path: PathBuf, fault: crate::CheckError },
     /// A saved search that does not belong to the search asked for.
     #[error("the saved search does not match: {0}")]
     StateMismatch(String),

@@ -48,7 +48,9 @@ mod store;
 pub mod threshold;
 
 pub use budget::Budget;
-pub use certificate::{check as check_certificate, Certificate, CertificateError, CheckError, CheckReport};
+pub use certificate::{
+    check as check_certificate, check_structure, Certificate, CertificateError, CheckError, CheckReport,
+};
 pub use error::SolveError;
 pub use exact::{Progress, SolveResult, Solver};
 pub use goal::Goal;

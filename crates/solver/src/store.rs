@@ -59,6 +59,17 @@ pub(crate) fn answer_bit(side: Side, wins: bool) -> u8 {
     1 << (base + u8::from(!wins))
 }
 
+/// Whether `side` wins by a position's answer `bits` (`None`: not settled).
+pub(crate) fn answer_in(bits: u8, side: Side) -> Option<bool> {
+    if bits & answer_bit(side, true) != 0 {
+        Some(true)
+    } else if bits & answer_bit(side, false) != 0 {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Whether `bits` say both "wins" and "does not win" for one side.
 pub(crate) fn contradicts(bits: u8) -> bool {
     bits & 0b0011 == 0b0011 || bits & 0b1100 == 0b1100
@@ -85,6 +96,12 @@ impl ProvenStore {
             *store.entries.entry(e.key).or_insert(0) |= bit;
         }
         store
+    }
+
+    /// Whether `side` wins from `pos`, as far as the store knows (`None`:
+    /// not settled).
+    pub fn answer(&self, pos: &Position, side: Side) -> Option<bool> {
+        answer_in(*self.entries.get(&pos.key())?, side)
     }
 
     /// The answers an exact value's text (side to move's view, as `alq

@@ -186,6 +186,12 @@ fn certificates_check_and_tampered_ones_are_rejected() {
             assert_eq!(cert.goal, proved);
             let report = check_certificate(&cert, &pos, Some(tb)).unwrap_or_else(|e| panic!("{goal} from {pos}: {e}"));
             assert_eq!(report.entries, cert.entries.len());
+            // Written lean: the root reaches every entry.
+            assert_eq!((report.unreachable, report.leaves_probed), (0, true), "{goal} from {pos}");
+            assert_eq!(cert.lean(), cert);
+            // Without tables, everything but the leaves' values checks.
+            let structure = alq_solver::check_structure(&cert, &pos).unwrap();
+            assert_eq!((structure.entries, structure.leaves_probed), (report.entries, false));
             // The text round-trips.
             let text = cert.to_text();
             assert_eq!(Certificate::parse(text.as_bytes()).unwrap(), cert);
@@ -207,6 +213,7 @@ fn certificates_check_and_tampered_ones_are_rejected() {
                 let mut bad = cert.clone();
                 bad.entries.remove(i);
                 assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: an entry removed");
+                assert!(alq_solver::check_structure(&bad, &pos).is_err(), "{goal} from {pos}: an entry removed");
                 rejected += 1;
             }
             // Change a table leaf's value.
@@ -217,6 +224,12 @@ fn certificates_check_and_tampered_ones_are_rejected() {
                 }
                 assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: a leaf changed");
                 rejected += 1;
+            }
+            // A draw goal: ranks are 0.
+            if !win_goal {
+                let mut bad = cert.clone();
+                bad.entries[0].rank = 1;
+                assert!(check_certificate(&bad, &pos, Some(tb)).is_err(), "{goal} from {pos}: rank 1 in a draw");
             }
             // A win goal: ranks that allow a cycle are refused.
             if win_goal {
@@ -631,6 +644,10 @@ fn shipped_certificates_parse_and_name_their_position_and_goal() {
         let root = if first == "start" { start } else { start.play(start.parse_move_in(cert.rules, first).unwrap()) };
         assert_eq!(cert.root, root.key(), "{name}");
         assert_eq!(cert.goal.name(), &goal[1..], "{name}");
+        // Every step but the table leaves' values (the tables test below
+        // probes those), and lean: the root reaches every entry.
+        let report = alq_solver::check_structure(cert, &root).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(report.unreachable, 0, "{name}: rewrite it with `alq solve --check FILE --out FILE`");
     }
 }
 

@@ -91,6 +91,8 @@ pub struct Report {
     pub entries: usize,
     pub table_leaves: usize,
     pub end_leaves: usize,
+    /// Entries the root does not reach by the strategy (allowed, but dead weight).
+    pub unreachable: usize,
 }
 
 /// Reads a certificate file, gzip-compressed or not, as text.
@@ -186,12 +188,50 @@ impl Certificate {
         }
         let count = |leaf: fn(&Step) -> bool| self.entries.iter().filter(|e| leaf(&e.step)).count();
         let (table_leaves, end_leaves) = (count(|s| matches!(s, Step::Table(_))), count(|s| *s == Step::End));
-        Ok(Report { goal: self.goal.clone(), entries: self.entries.len(), table_leaves, end_leaves })
+        let unreachable = self.entries.len() - self.reached();
+        Ok(Report { goal: self.goal.clone(), entries: self.entries.len(), table_leaves, end_leaves, unreachable })
+    }
+
+    /// How many entries the root reaches by the strategy: a `move` entry's move, every move of
+    /// an `all` entry (called after every entry is checked, so each move's entry exists).
+    fn reached(&self) -> usize {
+        let mut seen = vec![false; self.entries.len()];
+        let root = self.by_key[&self.root.key()];
+        seen[root] = true;
+        let mut stack = vec![root];
+        let mut count = 1;
+        while let Some(i) = stack.pop() {
+            let e = &self.entries[i];
+            let mut children = Vec::new();
+            match &e.step {
+                Step::Move(text) => {
+                    for_each_path(self.rules, &e.pos, &mut |m| {
+                        if m.text() == *text && children.is_empty() {
+                            children.push(e.pos.play(m));
+                        }
+                    });
+                }
+                Step::All => children.extend(legal_moves_in(self.rules, &e.pos).iter().map(|m| e.pos.play(m))),
+                Step::Table(_) | Step::End => {}
+            }
+            for child in children {
+                if let Some(&j) = self.by_key.get(&child.key()) {
+                    if !seen[j] {
+                        seen[j] = true;
+                        count += 1;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        count
     }
 
     /// Checks one entry's claim; the problem found, if any.
     fn check_entry(&self, e: &Entry, tables: &Tables) -> Result<(), String> {
         let prover_to_move = e.pos.black_to_move == self.prover_black;
+        // A draw strategy may circle (infinite play is a draw): its ranks carry nothing, and are 0.
+        ensure!(self.win || e.rank == 0, format!("rank {} in a draw certificate (ranks are 0)", e.rank));
         // The move `text` leads to `child`, which has an entry, of a smaller rank for a win goal.
         let follows = |text: &str, child: Pos| -> Result<(), String> {
             let Some(&j) = self.by_key.get(&child.key()) else {

@@ -79,10 +79,12 @@ fn run() -> Result<bool, String> {
         for (f, cert) in certs {
             let start = Instant::now();
             match cert.check(&tables) {
-                Ok(Report { goal, entries, table_leaves, end_leaves }) => {
+                Ok(Report { goal, entries, table_leaves, end_leaves, unreachable }) => {
                     let (root, secs) = (cert.root.text(), start.elapsed().as_secs_f64());
+                    let (rules, k) = (cert.rules.name(), cert.tables);
+                    println!("{f}: rules {rules}, root {:016x} {root}, goal {goal}, tables {k}", cert.root.key());
+                    println!("{f}: {entries} entries ({unreachable} not reached from the root), {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
                     println!("proven {goal}");
-                    println!("{f}: from {root}: {entries} entries, {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
                 }
                 Err(e) => {
                     eprintln!("{f}: does not hold: {e}");

@@ -26,7 +26,11 @@ fn proven_certificates_exit_0_and_faults_exit_2() {
     let (code, out, err) = run(&["--threads", "2", file.to_str().unwrap(), gz.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.matches("proven white-wins\n").count(), 2, "{out}");
-    assert!(out.contains("2 entries, 1 table leaves, 0 end leaves"), "{out}");
+    assert!(out.contains("2 entries (0 not reached from the root), 1 table leaves, 0 end leaves"), "{out}");
+    assert!(
+        out.contains("good.cert: rules brainking, root ") && out.contains(", goal white-wins, tables 1\n"),
+        "{out}"
+    );
     assert!(err.contains("class 1+0") && err.contains("built in"), "{err}");
     // A wrong table value: exit 2, the line and position named.
     let bad = dir.join("bad.cert");

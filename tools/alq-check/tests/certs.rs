@@ -52,7 +52,10 @@ fn hand_made_certificates_pass_and_tampered_ones_fail() {
     let good = cert("white-wins", root, 0, &[entry(root, 1, "move a1xc3"), entry(after, 0, "end")]);
     let r = check(&good).unwrap();
     assert_eq!((r.goal.as_str(), r.entries, r.end_leaves, r.table_leaves), ("white-wins", 2, 1, 0));
-    assert!(check(&good.replace("white-wins", "white-draws")).is_ok());
+    // As a draw goal its ranks must be 0.
+    let draw = good.replace("white-wins", "white-draws");
+    refused(&draw, "rank 1 in a draw certificate");
+    assert!(check(&draw.replace(" 1 move a1xc3", " 0 move a1xc3")).is_ok());
     // The same with a table leaf (1 piece, Black to move: lost).
     let leaf = cert("white-wins", root, 1, &[entry(root, 1, "move a1xc3"), entry(after, 0, "table loss")]);
     assert_eq!(check(&leaf).unwrap().table_leaves, 1);

@@ -656,8 +656,9 @@ class OracleAnswer:
         """``win``, ``draw``, ``loss``, ``≥draw`` (the mover does not lose), ``≤draw``
         (the mover does not win) or ``unknown`` (the budget ran out)."""
     @property
-    def source(self) -> Literal["end", "table", "store", "search", "none"]:
-        """``end``, ``table``, ``store``, ``search``, or ``none`` for ``unknown``."""
+    def source(self) -> Literal["end", "table", "proof", "store", "search", "none"]:
+        """``end``, ``table``, ``proof`` (a checked certificate), ``store`` (settled by
+        searches, no certificate), ``search``, or ``none`` for ``unknown``."""
     @property
     def nodes(self) -> int:
         """Positions the searches of this question expanded."""

@@ -50,7 +50,7 @@ use crate::certificate::{Certificate, Entry};
 use crate::compact::{slot, Slot};
 use crate::error::SolveError;
 use crate::keymap::KeyMap;
-use crate::store::{answer_bit, ProvenStore};
+use crate::store::{answer_in, ProvenStore};
 
 pub use crate::goal::Goal;
 
@@ -322,14 +322,7 @@ impl<'a> ThresholdSolver<'a> {
 
     /// Whether `side` wins from `pos`, when this solver has proven it either way.
     pub fn stored(&self, pos: &Position, side: Side) -> Option<bool> {
-        let bits = *self.store.get(&pos.key())?;
-        if bits & answer_bit(side, true) != 0 {
-            Some(true)
-        } else if bits & answer_bit(side, false) != 0 {
-            Some(false)
-        } else {
-            None
-        }
+        answer_in(*self.store.get(&pos.key())?, side)
     }
 
     /// Whether `attacker` wins from `pos`, when the position has no legal

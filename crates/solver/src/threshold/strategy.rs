@@ -89,7 +89,8 @@ impl ThresholdSolver<'_> {
         let Some((goal, entries)) = self.strategy(g, status, &sure, attacker, wins, vec![0])? else {
             return Ok(None);
         };
-        Ok(Some(Certificate { rules: self.rules, goal, root: g.keys[0], table_pieces: self.table_pieces(), entries }))
+        let cert = Certificate { rules: self.rules, goal, root: g.keys[0], table_pieces: self.table_pieces(), entries };
+        Ok(Some(cert.lean()))
     }
 
     /// The strategy of the side holding the result from the nodes `starts`
