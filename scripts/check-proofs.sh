@@ -18,29 +18,28 @@
 # scripts/test runs it with K = 8 (the fast tier) and with K = 10 and
 # --classic 8 (the slow tier, --full); CONTRIBUTING.md gives the times.
 #
-# `all`: every certificate in data/proofs, by hand: data/proofs/small/ over
-# ≤ 10 tables, data/proofs/classic/ over ≤ 8 classic tables, and the
-# embedded ones in data/proofs/ (what the oracle answers as `proof`): those
-# with `tables 10` by both checkers, those with `tables 12` by `alq solve
-# --check` over the ≤ 12 tables (target/proof-tables/tb12w, built when
-# missing: about an hour on 2 cores) and by `alq-check` only where its
-# tables reach (it builds at most ≤ 10, so it names and skips them).
+# `all`: every certificate in data/proofs, by hand: data/proofs/small/ and
+# the embedded ones in data/proofs/ (what the oracle answers as `proof`)
+# with `alq solve --check` over the ≤ 12 tables (target/proof-tables/tb12w,
+# built when missing: about an hour on 2 cores) and, in one run, with
+# `alq-check` where its tables reach (it builds at most ≤ 10: the files with
+# `tables 12` are named and skipped); then data/proofs/classic/ over ≤ 8
+# classic tables with both. CHECK_PROOFS_DIR="DIR..." checks other folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 if [ "${1:-}" = all ]; then
     bin=${2:-target/release}
-    "$0" 10 "$bin"
+    CHECK_PROOFS_DIR="data/proofs/small data/proofs" "$0" 12 "$bin"
     "$0" --classic 8 "$bin"
-    CHECK_PROOFS_DIR=data/proofs "$0" 12 "$bin"
     exit 0
 fi
 
 rules=brainking
-dir=${CHECK_PROOFS_DIR:-data/proofs/small}
+dirs=${CHECK_PROOFS_DIR:-data/proofs/small}
 if [ "${1:-}" = "--classic" ]; then
     rules=classic
-    dir=data/proofs/classic
+    dirs=data/proofs/classic
     shift
 fi
 k=${1:-8}
@@ -56,17 +55,19 @@ header() { # FILE FIELD: a header field of a plain or gzip certificate
 }
 
 certs=()
-for c in "$dir"/*.cert "$dir"/*.cert.gz; do
+read -ra folders <<<"$dirs"
+for c in $(for d in "${folders[@]}"; do printf '%s\n' "$d"/*.cert "$d"/*.cert.gz; done); do
     [ -f "$c" ] || continue
     tables=$(header "$c" tables)
-    if [ -n "$tables" ] && [ "$tables" -le "$k" ]; then
+    [ -n "$tables" ] || { echo "$c: no \`tables\` line in its header" >&2; exit 2; }
+    if [ "$tables" -le "$k" ]; then
         certs+=("$c")
     else
         echo "skipped (tables ${tables:-?} > $k): $c" >&2
     fi
 done
 if [ ${#certs[@]} -eq 0 ]; then
-    echo "no certificate over tables of at most $k pieces in $dir" >&2
+    echo "no certificate over tables of at most $k pieces in $dirs" >&2
     exit 2
 fi
 
@@ -87,7 +88,7 @@ for c in "${certs[@]}"; do
     goal=$(named_goal "$c")
     # --moves plays the name's line from the start: a certificate rooted
     # elsewhere is refused (exit 2).
-    out=$("$alq" solve --check "$c" --tb "$tb" --moves "$line" --quiet)
+    out=$("$alq" solve --check "$c" --rules "$rules" --tb "$tb" --moves "$line" --quiet)
     found=$(awk '$1 == "goal" { print $2 }' <<<"$out")
     if [ "$found" != "$goal" ]; then
         echo "$c: proves $found, but its name says $goal" >&2
@@ -107,7 +108,7 @@ echo "alq-check: ${#mine[@]} certificates"
 out=$("$check2" "${mine[@]}") || { echo "$out"; exit 2; }
 echo "$out"
 for c in "${mine[@]}"; do
-    said=$(grep -F "$c: rules " <<<"$out" | head -1)
+    said=$(grep -F -- "$c: rules " <<<"$out" | head -1 || true)
     if [[ $said != *"root ${root_of[$c]} "* || $said != *"goal $(named_goal "$c"),"* ]]; then
         echo "$c: alq-check reports another root or goal: $said" >&2
         exit 2

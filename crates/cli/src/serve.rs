@@ -98,8 +98,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     if let Some(dir) = &args.proofs {
         for (line, value) in crate::solve::read_proofs(dir, rules, args.tb.as_deref())? {
             let pos = replay(&line, rules).with_context(|| format!("a proven line of {}", dir.display()))?;
-            if let Some(v) = side_to_move_view(value.split(" (proof").next().unwrap_or(""), pos.side_to_move()) {
-                known.exact.insert(pos.key(), (v.to_string(), "proof"));
+            let (statement, label) = value.split_once(" (proof").unwrap_or((&value, ""));
+            // The certificates' table leaves unprobed (no --tb holding them): said so.
+            let source = if label.contains("leaves not checked") { "proof (leaves not checked)" } else { "proof" };
+            if let Some(v) = side_to_move_view(statement, pos.side_to_move()) {
+                known.exact.insert(pos.key(), (v.to_string(), source));
             }
         }
     }

@@ -683,15 +683,16 @@ fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
     let mut merged = alq_solver::ProvenStore::new(rules);
     let inputs = args.merge.iter().map(|p| p.as_path()).chain(Some(out).filter(|o| o.exists()));
     for file in inputs {
-        let is_store = std::fs::File::open(file)
-            .and_then(|mut f| {
-                let mut magic = [0u8; 8];
-                std::io::Read::read_exact(&mut f, &mut magic).map(|()| &magic == b"ALQPROV\n")
-            })
-            .unwrap_or(false);
-        let store = if !is_store && file.extension().is_some_and(|e| e == "csv") {
+        // What the file is, by its first bytes: a store, a certificate
+        // (text, or gzip), else a book by its name.
+        let mut head = [0u8; 21];
+        let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+        let head = &head[..n];
+        let is_store = head.starts_with(b"ALQPROV\n");
+        let is_cert = head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"alquerque-certificate");
+        let store = if !is_store && !is_cert && file.extension().is_some_and(|e| e == "csv") {
             book_store(file, rules, &merged)?
-        } else if is_store || file.extension().is_none_or(|e| e != "cert") {
+        } else if !is_cert {
             load_store(file, rules)?
         } else {
             // Checked before its answers are taken (leaves over --tb when

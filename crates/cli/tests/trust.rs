@@ -110,6 +110,43 @@ fn check_says_what_is_proven_and_writes_a_lean_copy() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let last = stdout(&out).lines().last().unwrap_or("").to_string();
     assert!(last.starts_with("checked black-draws except its ") && last.contains("≤ 12 tables"), "{last}");
+    // Given to the oracle, a checked certificate without table leaves
+    // answers as `proof`; as the user's (written) store it is refused.
+    let lean_path = lean.to_str().unwrap();
+    let out = alq(&[
+        "oracle",
+        "--position",
+        pos,
+        "--read-store",
+        lean_path,
+        "--no-shipped",
+        "--no-moves",
+        "--nodes",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("win"), Some("proof")), "{json}");
+    let out = alq(&["oracle", "--position", pos, "--store", lean_path, "--no-moves", "--nodes", "1"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a certificate, not a store"));
+    // A certificate with table leaves but no tables to probe them: `store`.
+    let out = alq(&[
+        "oracle",
+        "--moves",
+        "b2-c3",
+        "--read-store",
+        shipped.to_str().unwrap(),
+        "--no-shipped",
+        "--no-moves",
+        "--nodes",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["source"].as_str(), Some("store"), "{json}");
     // --out alone is refused.
     let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--out", f]);
     assert_eq!(out.status.code(), Some(2));

@@ -220,7 +220,8 @@ impl<'a> Oracle<'a> {
 
     /// Reads a certificate, checks it (its table leaves over the oracle's
     /// tables when they hold them, else every other step), and takes what
-    /// it proves as known, answered with source `proof`. Returns the
+    /// it proves as known: answered with source `proof` when its table
+    /// leaves were probed (or it has none), else `store`. Returns the
     /// positions it settles a question of and whether its leaves were
     /// probed.
     ///
@@ -241,8 +242,11 @@ impl<'a> Oracle<'a> {
         }
         let store = ProvenStore::from_certificate(&cert);
         self.add_known(path, &store)?;
-        self.add_certified(&store);
-        Ok((store.entries.len(), report.leaves_probed || report.table_leaves == 0))
+        let probed = report.leaves_probed || report.table_leaves == 0;
+        if probed {
+            self.add_certified(&store);
+        }
+        Ok((store.entries.len(), probed))
     }
 
     /// Adds `store`'s answers to what certificates prove (already known to
@@ -295,6 +299,13 @@ impl<'a> Oracle<'a> {
     ///
     /// As [`Oracle::read_store`] for an existing file.
     pub fn use_store(&mut self, path: &Path) -> Result<usize, OracleError> {
+        if is_certificate(path) {
+            // Written back as a store, it would be overwritten: refused.
+            return Err(OracleError::Solve(SolveError::BadStore {
+                path: path.to_path_buf(),
+                reason: "a certificate, not a store: give it to --read-store, which checks it".into(),
+            }));
+        }
         let read = if path.exists() { self.read_store(path)? } else { 0 };
         self.store_file = Some(path.to_path_buf());
         Ok(read)

@@ -151,6 +151,39 @@ fn shipped(rules: RuleSet) -> Result<Arc<Strategies>, String> {
         .clone()
 }
 
+/// The strategies of a player's own certificate, read and checked once per
+/// process for each (file, rules): every game of a match builds its players
+/// afresh, and a large certificate's check would cost each its first move.
+/// Checked before it is followed: over the tables when they hold its
+/// leaves, else every step but the leaves' values (said once on stderr).
+fn own_strategies(file: &Path, rules: RuleSet, tb: Option<&Tablebase>) -> Result<Arc<Strategies>, String> {
+    type Cache = Mutex<Vec<((PathBuf, RuleSet), Arc<Strategies>)>>;
+    static OWN: Cache = Mutex::new(Vec::new());
+    let key = (file.to_path_buf(), rules);
+    let mut cache = OWN.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some((_, s)) = cache.iter().find(|(k, _)| *k == key) {
+        return Ok(s.clone());
+    }
+    let (cert, report) =
+        Certificate::read_checked(file, tb.filter(|t| t.rules() == rules)).map_err(|e| e.to_string())?;
+    if cert.rules != rules {
+        return Err(format!("{}: a certificate under the {} rules, not {rules}", file.display(), cert.rules));
+    }
+    if report.table_leaves > 0 && !report.leaves_probed {
+        eprintln!(
+            "perfect: {}: every step checked, but not its {} table leaves' values (give the player tb= with the ≤ {} tables)",
+            file.display(),
+            report.table_leaves,
+            cert.table_pieces
+        );
+    }
+    let mut s = Strategies::default();
+    s.add(&cert);
+    let s = Arc::new(s);
+    cache.push((key, s.clone()));
+    Ok(s)
+}
+
 type OracleKey = (RuleSet, Option<PathBuf>, Option<PathBuf>, Duration);
 
 /// One oracle per process for each (rules, tables, store, budget): every
@@ -217,25 +250,7 @@ impl Perfect {
     ) -> Result<Perfect, String> {
         let tb = tables_dir.map(|d| Tablebase::shared_static(Path::new(d)).map_err(|e| e.to_string())).transpose()?;
         let oracle = shared_oracle(rules, tb, settings.store.as_deref(), movetime)?;
-        let own = match &settings.certificate {
-            Some(file) => {
-                // Checked before it is followed: over the tables when they
-                // hold its leaves, else its structure (every step).
-                let tables = tb.filter(|t| t.rules() == rules);
-                let (cert, _) = Certificate::read_checked(file, tables).map_err(|e| e.to_string())?;
-                if cert.rules != rules {
-                    return Err(format!(
-                        "{}: a certificate under the {} rules, not {rules}",
-                        file.display(),
-                        cert.rules
-                    ));
-                }
-                let mut s = Strategies::default();
-                s.add(&cert);
-                Some(Arc::new(s))
-            }
-            None => None,
-        };
+        let own = settings.certificate.as_deref().map(|file| own_strategies(file, rules, tb)).transpose()?;
         Ok(Perfect {
             oracle,
             tb,

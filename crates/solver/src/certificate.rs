@@ -398,6 +398,12 @@ fn check_with(
     tb: Option<&Tablebase>,
     probe: bool,
 ) -> Result<CheckReport, CheckError> {
+    if let Some(tb) = tb.filter(|tb| tb.rules() != cert.rules) {
+        return Err(CheckError::Fault {
+            position: *root,
+            problem: format!("a certificate under the {} rules, tables under {}", cert.rules, tb.rules()),
+        });
+    }
     if cert.root != root.key() {
         return Err(CheckError::WrongRoot { found: Position::from_key_unchecked(cert.root), wanted: *root });
     }

@@ -294,12 +294,15 @@ pub fn merge(
     }
     let mut entries: Vec<Entry> = chosen.into_values().collect();
     entries.sort_unstable_by_key(|e| e.key);
+    // Only what the root reaches (re-proven leaves may leave parts' entries,
+    // and the input's, behind), before the ranks: a cycle among entries the
+    // root never reaches is no fault.
+    let mut merged =
+        Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries }.lean();
     if cert.goal.is_win() {
-        rerank(&mut entries, cert.rules)?;
+        rerank(&mut merged.entries, cert.rules)?;
     }
-    // Only what the root reaches: re-proven leaves may leave parts' entries
-    // (and the input's) behind.
-    Ok(Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries }.lean())
+    Ok(merged)
 }
 
 /// Win goals: every entry's rank one more than its successors' largest
