@@ -29,6 +29,16 @@ fn refused(out: &std::process::Output, file: &std::path::Path, what: &str) {
     assert!(err.contains(&file.display().to_string()) && err.contains("does not hold"), "{what}: {err}");
 }
 
+/// `alq oracle ARGS` without the shipped proofs, 1 node, the position only:
+/// its JSON answer.
+fn oracle_json(args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["oracle", "--no-shipped", "--no-moves", "--nodes", "1", "--json"];
+    all.extend_from_slice(args);
+    let out = alq(&all);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 #[test]
 fn a_broken_certificate_is_refused_wherever_it_is_read() {
     let dir = fresh_dir("trust-broken");
@@ -113,39 +123,13 @@ fn check_says_what_is_proven_and_writes_a_lean_copy() {
     // Given to the oracle, a checked certificate without table leaves
     // answers as `proof`; as the user's (written) store it is refused.
     let lean_path = lean.to_str().unwrap();
-    let out = alq(&[
-        "oracle",
-        "--position",
-        pos,
-        "--read-store",
-        lean_path,
-        "--no-shipped",
-        "--no-moves",
-        "--nodes",
-        "1",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = oracle_json(&["--position", pos, "--read-store", lean_path]);
     assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("win"), Some("proof")), "{json}");
     let out = alq(&["oracle", "--position", pos, "--store", lean_path, "--no-moves", "--nodes", "1"]);
     assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stderr).contains("a certificate, not a store"));
     // A certificate with table leaves but no tables to probe them: `store`.
-    let out = alq(&[
-        "oracle",
-        "--moves",
-        "b2-c3",
-        "--read-store",
-        shipped.to_str().unwrap(),
-        "--no-shipped",
-        "--no-moves",
-        "--nodes",
-        "1",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let json = oracle_json(&["--moves", "b2-c3", "--read-store", shipped.to_str().unwrap()]);
     assert_eq!(json["source"].as_str(), Some("store"), "{json}");
     // --out alone is refused.
     let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--out", f]);
