@@ -462,7 +462,7 @@ fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
         lean.write(out)?;
         println!("certificate {} ({} entries, only those the root reaches)", out.display(), lean.entries.len());
     }
-    if report.table_leaves > 0 && !report.leaves_probed {
+    if !report.leaves_checked() {
         // Not "proven": the leaves' values are the tables' to confirm.
         println!(
             "checked {} except its {} table leaves' values (give --tb with the ≤ {} tables)",
@@ -615,7 +615,7 @@ pub fn read_proofs(
         if cert.rules != rules {
             bail!("{} is a certificate under the {} rules, not {rules}", file.display(), cert.rules);
         }
-        all_probed &= report.leaves_probed || report.table_leaves == 0;
+        all_probed &= report.leaves_checked();
         certs.push(cert);
     }
     let label = if all_probed { "(proof)" } else { "(proof, leaves not checked)" };
@@ -685,11 +685,13 @@ fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
     for file in inputs {
         // What the file is, by its first bytes: a store, a certificate
         // (text, or gzip), else a book by its name.
-        let mut head = [0u8; 21];
-        let n = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
-        let head = &head[..n];
-        let is_store = head.starts_with(b"ALQPROV\n");
-        let is_cert = head.starts_with(&[0x1f, 0x8b]) || head.starts_with(b"alquerque-certificate");
+        let is_store = std::fs::File::open(file)
+            .and_then(|mut f| {
+                let mut magic = [0u8; 8];
+                std::io::Read::read_exact(&mut f, &mut magic).map(|()| &magic == b"ALQPROV\n")
+            })
+            .unwrap_or(false);
+        let is_cert = alq_solver::certificate::is_certificate_file(file);
         let store = if !is_store && !is_cert && file.extension().is_some_and(|e| e == "csv") {
             book_store(file, rules, &merged)?
         } else if !is_cert {
@@ -702,7 +704,7 @@ fn run_merge(args: &SolveArgs, rules: RuleSet) -> anyhow::Result<()> {
             if cert.rules != rules {
                 bail!("{}: a certificate under the {} rules, not {rules}", file.display(), cert.rules);
             }
-            if !report.leaves_probed && report.table_leaves > 0 {
+            if !report.leaves_checked() {
                 eprintln!(
                     "{}: checked, but its {} table leaves not probed (give --tb with its ≤ {} tables)",
                     file.display(),

@@ -121,14 +121,6 @@ pub struct Oracle<'a> {
     save_every: Duration,
 }
 
-/// Whether `path` holds a certificate (its text's first line, or gzip)
-/// rather than a store (binary, `ALQPROV`).
-fn is_certificate(path: &Path) -> bool {
-    let mut head = [0u8; 21];
-    let n = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
-    head[..n].starts_with(&[0x1f, 0x8b]) || head[..n].starts_with(b"alquerque-certificate")
-}
-
 /// Held while a store file is read, merged and written, so that oracles of
 /// one process sharing a file never drop each other's answers.
 static SAVING: Mutex<()> = Mutex::new(());
@@ -190,7 +182,7 @@ impl<'a> Oracle<'a> {
     /// that contradicts what the oracle knows, each naming the file; a
     /// certificate that does not hold.
     pub fn read_store(&self, path: &Path) -> Result<usize, OracleError> {
-        if is_certificate(path) {
+        if alq_solver::certificate::is_certificate_file(path) {
             return Ok(self.read_certificate(path)?.0);
         }
         let store = self.load_own(path)?;
@@ -242,7 +234,7 @@ impl<'a> Oracle<'a> {
         }
         let store = ProvenStore::from_certificate(&cert);
         self.add_known(path, &store)?;
-        let probed = report.leaves_probed || report.table_leaves == 0;
+        let probed = report.leaves_checked();
         if probed {
             self.add_certified(&store);
         }
@@ -299,7 +291,7 @@ impl<'a> Oracle<'a> {
     ///
     /// As [`Oracle::read_store`] for an existing file.
     pub fn use_store(&mut self, path: &Path) -> Result<usize, OracleError> {
-        if is_certificate(path) {
+        if alq_solver::certificate::is_certificate_file(path) {
             // Written back as a store, it would be overwritten: refused.
             return Err(OracleError::Solve(SolveError::BadStore {
                 path: path.to_path_buf(),

@@ -169,7 +169,7 @@ fn own_strategies(file: &Path, rules: RuleSet, tb: Option<&Tablebase>) -> Result
     if cert.rules != rules {
         return Err(format!("{}: a certificate under the {} rules, not {rules}", file.display(), cert.rules));
     }
-    if report.table_leaves > 0 && !report.leaves_probed {
+    if !report.leaves_checked() {
         eprintln!(
             "perfect: {}: every step checked, but not its {} table leaves' values (give the player tb= with the ≤ {} tables)",
             file.display(),

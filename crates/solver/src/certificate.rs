@@ -58,6 +58,8 @@ use crate::error::SolveError;
 use crate::goal::Goal;
 
 const MAGIC: &str = "alquerque-certificate 1";
+/// The first bytes of a gzip file.
+const GZIP: [u8; 2] = [0x1f, 0x8b];
 
 /// What an entry says about its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +115,25 @@ pub struct CheckReport {
     /// Entries the root does not reach by the strategy (sound, but dead
     /// weight: [`Certificate::lean`] drops them).
     pub unreachable: usize,
+}
+
+impl CheckReport {
+    /// Whether everything was checked: the table leaves' values probed, or
+    /// no table leaves to probe.
+    pub fn leaves_checked(&self) -> bool {
+        self.leaves_probed || self.table_leaves == 0
+    }
+}
+
+/// Whether the file at `path` holds a certificate, by its first bytes: the
+/// text's first word (any format version: [`Certificate::read`] names a
+/// version it does not know), or gzip (how large ones are shipped). Stores
+/// and books start otherwise; an unreadable file is not one.
+pub fn is_certificate_file(path: &Path) -> bool {
+    let word = MAGIC.split(' ').next().unwrap_or(MAGIC).as_bytes();
+    let mut head = [0u8; MAGIC.len()];
+    let n = std::fs::File::open(path).and_then(|mut f| std::io::Read::read(&mut f, &mut head)).unwrap_or(0);
+    head[..n].starts_with(&GZIP) || head[..n].starts_with(word)
 }
 
 fn wdl_name(w: Wdl) -> &'static str {
@@ -195,7 +216,7 @@ impl Certificate {
         let mut reader = std::io::BufReader::new(file);
         // A gzip-compressed certificate (large ones are shipped so) is read
         // as it is: its first two bytes say which.
-        let gzip = reader.fill_buf().map_err(SolveError::io(path))?.starts_with(&[0x1f, 0x8b]);
+        let gzip = reader.fill_buf().map_err(SolveError::io(path))?.starts_with(&GZIP);
         let parsed = if gzip {
             Certificate::parse(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(reader)))
         } else {
