@@ -18,7 +18,8 @@ use alq_solver::Budget;
 /// proofs, the stores of `--store` and `--read-store` and what this run
 /// settled (`store`); then
 /// threshold searches of the two win questions that decide the value
-/// (`search`), within `--nodes` or `--movetime` for each position. A value
+/// (`search`), within `--nodes` or `--movetime` for the whole answer (the
+/// position first with half of it, then its moves sharing the rest). A value
 /// is `win`, `draw`, `loss`, a bound (`≥draw`: the mover does not lose;
 /// `≤draw`: the mover does not win), or `unknown` when the budget ran out:
 /// never a guess. Values are those of the infinite game, as the tables'
@@ -48,11 +49,15 @@ pub struct OracleArgs {
     /// Repeatable.
     #[arg(long, value_name = "FILE")]
     read_store: Vec<PathBuf>,
-    /// Search budget per position, in milliseconds (the position and each
-    /// move are a position each); default 10,000 when --nodes is not given.
+    /// Search budget of the whole answer in milliseconds: the position is
+    /// asked with half of it, then its moves share what is left; a search
+    /// stops early enough to end within it (see the margin in
+    /// docs/tablebases-and-solving.md). Default 10,000 when --nodes is not
+    /// given. With --positions, the budget of each position.
     #[arg(long, value_name = "MS", conflicts_with = "nodes")]
     movetime: Option<u64>,
-    /// Search budget per position, in expanded positions.
+    /// Search budget of the whole answer in expanded positions (shared as
+    /// --movetime is). With --positions, the budget of each position.
     #[arg(long, value_name = "N")]
     nodes: Option<u64>,
     /// Memory for a search's graph in MiB.
@@ -73,7 +78,8 @@ pub struct OracleArgs {
     /// line, anything after a tab ignored; `-` reads standard input): one
     /// `value V source S nodes N time T s position P` line each, then the
     /// latency figures (median, 90th and 99th percentile, the share settled
-    /// within 0.1, 1, 10 and 60 s) and the count by value and by source.
+    /// within 0.1, 1, 10 and 60 s, the time past --movetime at the 99th
+    /// percentile and at most) and the count by value and by source.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "json"])]
     positions: Option<PathBuf>,
     /// One JSON object instead of lines: {"position", "value", "source",
@@ -136,10 +142,10 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
         eprintln!("store {}: {read} positions", file.display());
     }
     if let Some(file) = &args.positions {
-        return run_positions(&oracle, file);
+        return run_positions(&oracle, file, args.budget().time);
     }
-    let value = oracle.value(&pos)?;
-    let moves = if args.no_moves { Vec::new() } else { oracle.move_values(&pos)? };
+    let (value, moves) =
+        if args.no_moves { (oracle.value(&pos)?, Vec::new()) } else { oracle.value_and_moves(&pos)? };
     if args.json {
         let mut out = answer_json(&value);
         out["position"] = pos.to_string().into();
@@ -168,7 +174,7 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
 }
 
 /// `--positions FILE`: every position's value and the latency figures.
-fn run_positions(oracle: &Oracle<'_>, file: &std::path::Path) -> anyhow::Result<()> {
+fn run_positions(oracle: &Oracle<'_>, file: &std::path::Path, time: Option<Duration>) -> anyhow::Result<()> {
     use anyhow::Context;
     use std::collections::BTreeMap;
     let text = if file.as_os_str() == "-" {
@@ -208,6 +214,17 @@ fn run_positions(oracle: &Oracle<'_>, file: &std::path::Path) -> anyhow::Result<
     println!("positions {count}");
     println!("time p50 {:.3} s p90 {:.3} s p99 {:.3} s max {:.3} s", pct(50.0), pct(90.0), pct(99.0), times[count - 1]);
     println!("within 0.1 s {w01:.1} % 1 s {w1:.1} % 10 s {w10:.1} % 60 s {w60:.1} %");
+    if let Some(limit) = time.map(|t| t.as_secs_f64()) {
+        // Time past the budget, over every position (0 for those answered
+        // within it): how well the searches keep their budget.
+        let over = |t: f64| (t - limit).max(0.0);
+        let past = times.iter().filter(|&&t| t > limit).count();
+        println!(
+            "over budget p99 {:.3} s max {:.3} s ({past} positions past {limit:.3} s)",
+            over(pct(99.0)),
+            over(times[count - 1])
+        );
+    }
     let list = |m: &BTreeMap<&str, usize>| m.iter().map(|(k, v)| format!("{k} {v}")).collect::<Vec<_>>().join(" ");
     println!("values {}", list(&by_value));
     println!("sources {}", list(&by_source));

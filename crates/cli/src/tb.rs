@@ -143,8 +143,13 @@ pub struct BuildArgs {
     /// the end, one byte a position) or `wdl` (win, draw or loss only, 2 bits
     /// a position, a quarter of the disk and of the memory that captures
     /// read). A folder may hold both kinds; probing uses the distance tables
-    /// where they cover the position and the wdl tables beyond.
-    #[arg(long, value_name = "KIND", default_value = "distance", value_parser = ["distance", "wdl"])]
+    /// where they cover the position and the wdl tables beyond. `dtz`
+    /// (BrainKing's rules only): values under the 60-ply no-progress rule,
+    /// win (with the plies to the next capture or forward move), cursed win
+    /// (won only without the rule), draw, blessed loss or loss, one byte a
+    /// position; `alq tb probe` and `alq tb stats` show them beside the
+    /// other kinds'.
+    #[arg(long, value_name = "KIND", default_value = "distance", value_parser = ["distance", "wdl", "dtz"])]
     kind: String,
     /// The rule set to solve (`brainking`, the default, or `classic`); a
     /// folder holds the tables of one rule set and its files name it.
@@ -551,6 +556,10 @@ fn run_probe(args: ProbeArgs) -> anyhow::Result<()> {
     };
     let covered = tb.coverage(source).expect("the kind answered");
     eprintln!("from the {source} tables (≤ {covered} pieces) in {}", args.tb.display());
+    if tb.coverage(Kind::Dtz).is_some_and(|n| pieces <= n) {
+        let rule = tb.probe_dtz(&pos).with_context(|| format!("probing {pos}"))?;
+        println!("under the 60-ply rule {rule}");
+    }
     Ok(())
 }
 
@@ -592,6 +601,47 @@ fn run_stats(args: TbArgs) -> anyhow::Result<()> {
         tb.release();
     }
     println!("| all ≤ {} | {} | {} | {} | {} | | |", tb.wdl_max_pieces(), total[0], total[1], total[2], total[3]);
+    if let Some(d) = tb.coverage(Kind::Dtz) {
+        dtz_stats(&mut tb, &pool, d)?;
+    }
+    Ok(())
+}
+
+/// The values under the 60-ply no-progress rule, class by class.
+fn dtz_stats(tb: &mut Tablebase, pool: &rayon::ThreadPool, up_to: u32) -> anyhow::Result<()> {
+    println!();
+    println!("Under the 60-ply no-progress rule (the dtz tables):");
+    println!();
+    println!("| material | positions | wins | cursed wins | draws | blessed losses | losses | longest win to progress | example (White to move) |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
+    let mut total = [0u64; 6];
+    let mut longest = 0;
+    for material in Material::up_to(up_to) {
+        let s = pool.install(|| class_stats(tb, material, Kind::Dtz))?;
+        let row = [
+            s.positions,
+            s.wins - s.cursed_wins,
+            s.cursed_wins,
+            s.draws,
+            s.blessed_losses,
+            s.losses - s.blessed_losses,
+        ];
+        longest = longest.max(s.longest_win.as_ref().map_or(0, |(d, _)| *d));
+        let (d, example) =
+            s.longest_win.map_or(("-".to_string(), String::new()), |(d, p)| (d.to_string(), format!("`{p}`")));
+        println!(
+            "| {material} | {} | {} | {} | {} | {} | {} | {d} | {example} |",
+            row[0], row[1], row[2], row[3], row[4], row[5]
+        );
+        for (t, x) in total.iter_mut().zip(row) {
+            *t += x;
+        }
+        tb.release();
+    }
+    println!(
+        "| all ≤ {up_to} | {} | {} | {} | {} | {} | {} | {longest} | |",
+        total[0], total[1], total[2], total[3], total[4], total[5]
+    );
     Ok(())
 }
 
@@ -600,7 +650,7 @@ fn run_verify(verify_args: VerifyArgs) -> anyhow::Result<()> {
     let pool = crate::thread_pool(args.threads)?;
     let mut tb = open(&args.tb, args.rules)?;
     let started = Instant::now();
-    let total: u64 = [Kind::Distance, Kind::Wdl]
+    let total: u64 = Kind::ALL
         .into_iter()
         .filter_map(|kind| Some((kind, tb.coverage(kind)?)))
         .map(|(kind, n)| Material::up_to(n).iter().map(|&m| tb.entries(m, kind)).sum::<u64>())
@@ -626,8 +676,7 @@ fn run_verify(verify_args: VerifyArgs) -> anyhow::Result<()> {
     });
     b.finish_and_clear();
     let checked = checked.with_context(|| format!("verifying {}", args.tb.display()))?;
-    let kinds: Vec<String> =
-        [Kind::Distance, Kind::Wdl].into_iter().filter_map(|k| Some(format!("{k} ≤ {}", tb.coverage(k)?))).collect();
+    let kinds: Vec<String> = Kind::ALL.into_iter().filter_map(|k| Some(format!("{k} ≤ {}", tb.coverage(k)?))).collect();
     let earlier = if skipped > 0 { format!(", {skipped} of them checked by an earlier run") } else { String::new() };
     println!(
         "ok: {checked} entries up to {} pieces consistent ({}{earlier}; {:.1} s)",

@@ -72,8 +72,9 @@ fn perfect_plays_a_match_and_never_loses() {
         "perfect@movetime=20",
         "--b",
         "random",
+        // One game with each colour.
         "--games",
-        "4",
+        "2",
         "--random-plies",
         "0",
         "--seed",

@@ -430,7 +430,7 @@ impl<'a> Oracle<'a> {
                 return Ok(if known { Outcome::Proven } else { Outcome::Disproven });
             }
             let budget = remaining(budget, nodes, start, share);
-            if budget.nodes == Some(0) || budget.time == Some(Duration::ZERO) {
+            if budget.is_spent() {
                 return Ok(Outcome::Unknown);
             }
             let result = solver.solve(pos, Goal::wins_of(side), &budget, &mut |_| {})?;
@@ -458,22 +458,67 @@ impl<'a> Oracle<'a> {
 
     /// Every legal move of `pos` with the value it gives the side that
     /// plays it (so a best move's value is the position's), in the order of
-    /// `alq moves` (sorted as text). Each move's answer is a question of
-    /// its own, with its own budget.
+    /// `alq moves` (sorted as text), all within the oracle's budget: each
+    /// open move is asked with an equal share of what is left (time or
+    /// nodes one move leaves over passes to the next).
     ///
     /// # Errors
     ///
     /// As [`Oracle::value`].
     pub fn move_values(&self, pos: &Position) -> Result<Vec<(Move, Answer)>, OracleError> {
+        self.move_values_within(pos, self.budget)
+    }
+
+    /// As [`Oracle::move_values`], every move with the whole of the
+    /// oracle's budget for itself (a player whose budget is per position
+    /// asked: up to one budget for each move).
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::value`].
+    pub fn move_values_each(&self, pos: &Position) -> Result<Vec<(Move, Answer)>, OracleError> {
+        self.sorted_moves(pos).into_iter().map(|mv| self.move_answer(pos, mv, self.budget)).collect()
+    }
+
+    /// The value of `pos` and of each of its moves (as
+    /// [`Oracle::move_values`]), all within the oracle's budget: the
+    /// position is asked first with half of it (its proof often settles
+    /// moves on the way), then the moves share what is left.
+    ///
+    /// # Errors
+    ///
+    /// As [`Oracle::value`].
+    pub fn value_and_moves(&self, pos: &Position) -> Result<(Answer, Vec<(Move, Answer)>), OracleError> {
+        let start = Instant::now();
+        let value = self.value_within(pos, self.budget.share(0, start, 2))?;
+        let left = self.budget.share(value.nodes, start, 1);
+        Ok((value, self.move_values_within(pos, left)?))
+    }
+
+    /// Every move's value, all within `budget` (see [`Oracle::move_values`]).
+    fn move_values_within(&self, pos: &Position, budget: Budget) -> Result<Vec<(Move, Answer)>, OracleError> {
+        let start = Instant::now();
+        let moves = self.sorted_moves(pos);
+        let mut nodes = 0;
+        let mut out = Vec::with_capacity(moves.len());
+        for (i, &mv) in moves.iter().enumerate() {
+            let answer = self.move_answer(pos, mv, budget.share(nodes, start, moves.len() - i))?;
+            nodes += answer.1.nodes;
+            out.push(answer);
+        }
+        Ok(out)
+    }
+
+    fn sorted_moves(&self, pos: &Position) -> Vec<Move> {
         let mut moves: Vec<Move> = pos.legal_moves_in(self.rules).into_iter().collect();
         moves.sort_by_cached_key(|m| m.to_string());
         moves
-            .into_iter()
-            .map(|mv| {
-                let answer = self.value(&pos.play(mv))?;
-                Ok((mv, Answer { value: answer.value.for_other_side(), ..answer }))
-            })
-            .collect()
+    }
+
+    /// The value `mv` gives the side that plays it, asked within `budget`.
+    fn move_answer(&self, pos: &Position, mv: Move, budget: Budget) -> Result<(Move, Answer), OracleError> {
+        let answer = self.value_within(&pos.play(mv), budget)?;
+        Ok((mv, Answer { value: answer.value.for_other_side(), ..answer }))
     }
 
     /// How many positions' answers the oracle keeps at most (50 million by

@@ -5,6 +5,7 @@
 
 // The solver's test helpers (random positions), shared.
 mod atlas;
+mod budget;
 #[path = "../../solver/tests/common/mod.rs"]
 mod common;
 mod oracle;

@@ -379,7 +379,7 @@ impl Perfect {
             // Forced: nothing to ask.
             return Some(Choice { mv: *only, score: None });
         }
-        let values: Vec<(Move, Value)> = match self.oracle.move_values(&pos) {
+        let values: Vec<(Move, Value)> = match self.oracle.move_values_each(&pos) {
             Ok(v) => v.into_iter().map(|(m, a)| (m, a.value)).collect(),
             Err(e) => {
                 eprintln!("perfect: the oracle failed ({e}); searching instead");

@@ -159,6 +159,8 @@ impl Oracle {
 
     /// Every legal move with the value it gives the side that plays it (so
     /// a best move's value is the position's), sorted as `alq moves` sorts.
+    /// All the moves share the oracle's budget (`movetime` or `nodes`):
+    /// each open move is asked with an equal share of what is left.
     fn move_values(&self, py: Python<'_>, position: Searchable<'_>) -> PyResult<Vec<(Move, OracleAnswer)>> {
         let pos = position.game(self.rules)?.position();
         let oracle = Arc::clone(&self.oracle);

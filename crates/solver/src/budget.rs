@@ -41,8 +41,36 @@ impl Budget {
     /// and would next hold `memory` bytes must stop (the clock is read
     /// every 256 nodes).
     pub(crate) fn spent(&self, nodes: u64, start: Instant, memory: usize) -> bool {
+        self.spent_keeping(nodes, start, memory, Duration::ZERO)
+    }
+
+    /// As [`Budget::spent`], stopping early enough to keep `reserve` of the
+    /// time for the work that must follow the last expansion (the analysis
+    /// of the graph and keeping what it settled), so that the whole search
+    /// ends within its time.
+    pub(crate) fn spent_keeping(&self, nodes: u64, start: Instant, memory: usize, reserve: Duration) -> bool {
         let over_nodes = self.nodes.is_some_and(|n| nodes >= n);
-        let over_time = nodes.is_multiple_of(256) && self.time.is_some_and(|t| start.elapsed() >= t);
+        let over_time =
+            nodes.is_multiple_of(256) && self.time.is_some_and(|t| start.elapsed().saturating_add(reserve) >= t);
         over_nodes || over_time || memory >= self.memory_bytes
+    }
+
+    /// The share `1 / parts` of what is left of this budget after `nodes`
+    /// spent since `start`: the budget of one of `parts` questions still to
+    /// ask that share one budget (time left over by one passes to the
+    /// next). A limit used up gives 0.
+    pub fn share(&self, nodes: u64, start: Instant, parts: usize) -> Budget {
+        let parts = parts.max(1);
+        Budget {
+            nodes: self.nodes.map(|n| n.saturating_sub(nodes).div_ceil(parts as u64)),
+            time: self.time.map(|t| t.saturating_sub(start.elapsed()) / u32::try_from(parts).unwrap_or(u32::MAX)),
+            memory_bytes: self.memory_bytes,
+        }
+    }
+
+    /// Whether nothing is left of a limit (a question with this budget is
+    /// not asked).
+    pub fn is_spent(&self) -> bool {
+        self.nodes == Some(0) || self.time == Some(Duration::ZERO)
     }
 }

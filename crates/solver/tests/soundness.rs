@@ -79,7 +79,7 @@ fn solve_without_tables_equals_the_tables_with_six_pieces() {
     // One solver for all positions: later searches use the values earlier
     // ones proved (without tables), so every kept value is checked too.
     let mut shared = Solver::new(None);
-    let seen = check_against_tables(Some(&mut shared), 2, 600, 6, 6);
+    let seen = check_against_tables(Some(&mut shared), 2, 300, 6, 6);
     assert!(seen.iter().all(|&n| n > 50), "wins, draws, losses: {seen:?}");
     let tb = tables();
     let state = shared.state();

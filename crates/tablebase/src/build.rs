@@ -170,6 +170,30 @@ pub fn build_with(
     solver: Solver,
     report: &mut dyn FnMut(Event),
 ) -> Result<Outcome, TbError> {
+    build_inner(dir, options, solver, crate::value::NO_PROGRESS_PLIES, report)
+}
+
+/// Distance-to-progress tables for a no-progress rule of `limit` plies
+/// (1 to 60) instead of the game's 60, for tests: a short rule makes cursed
+/// wins common in small tables. The files do not record the limit; keep
+/// them apart from real tables and read them with [`crate::Dtz::under_limit`].
+#[doc(hidden)]
+pub fn build_dtz_with_limit(
+    dir: &Path,
+    options: &BuildOptions,
+    limit: u32,
+    report: &mut dyn FnMut(Event),
+) -> Result<Outcome, TbError> {
+    build_inner(dir, &BuildOptions { kind: Kind::Dtz, ..options.clone() }, Solver::Auto, limit, report)
+}
+
+fn build_inner(
+    dir: &Path,
+    options: &BuildOptions,
+    solver: Solver,
+    dtz_limit: u32,
+    report: &mut dyn FnMut(Event),
+) -> Result<Outcome, TbError> {
     std::fs::create_dir_all(dir).map_err(TbError::io(dir))?;
     let rules = options.rules;
     // A folder holds one rule set's tables: never overwrite another's.
@@ -229,7 +253,9 @@ pub fn build_with(
                 }
                 report(Event::Unit(phase));
             };
-            let tables = if solver.uses_slices(rules) {
+            let tables = if kind == Kind::Dtz {
+                crate::dtz::solve_unit(rules, unit, dtz_limit, &lookup, &mut progress)?
+            } else if solver.uses_slices(rules) {
                 slices::solve_unit(rules, unit, kind, &lookup, &mut progress)?
             } else {
                 solve_unit(rules, unit, kind, &lookup, &mut progress)?

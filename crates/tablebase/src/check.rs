@@ -79,7 +79,7 @@ fn verify_classes(
     report: &mut dyn FnMut(VerifyEvent),
 ) -> Result<u64, TbError> {
     let mut checked = 0;
-    for kind in [Kind::Distance, Kind::Wdl] {
+    for kind in Kind::ALL {
         let Some(max) = tb.coverage(kind) else { continue };
         for pieces in 0..=max {
             for material in Material::with_pieces(pieces) {
@@ -178,6 +178,29 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
                     let stored = view.wdl(i);
                     (stored != expected).then(|| (stored.to_string(), expected.to_string()))
                 }
+                Kind::Dtz => {
+                    // Progress: a capture, or a forward move (stored form:
+                    // the mover moves up a rank).
+                    let expected = crate::dtz::expected(moves.iter().map(|&mv| {
+                        let (t, k) = successor_view(mv);
+                        let progress = !mv.captured().is_empty() || mv.to().index() / 5 > mv.from().index() / 5;
+                        (progress, *t.byte(k))
+                    }));
+                    let stored = crate::Dtz::from_byte(*view.byte(i));
+                    let show = |v: Option<crate::Dtz>| v.map_or("a byte never written".to_string(), |v| v.to_string());
+                    // The infinite game's value, where the folder's other
+                    // tables give it, must agree (see `dtz::expected`).
+                    let infinite = match tb.wdl_of(us, them) {
+                        Ok((w, _)) => stored.is_some_and(|s| s.infinite() != w).then(|| w.to_string()),
+                        Err(_) => None,
+                    };
+                    if stored != expected || stored.is_none() {
+                        Some((show(stored), show(expected)))
+                    } else {
+                        infinite
+                            .map(|w| (show(stored), format!("{w} in the infinite game (the folder's other tables)")))
+                    }
+                }
             };
             if let Some((stored, expected)) = bad {
                 return Some((us, them, stored, expected));
@@ -210,10 +233,17 @@ pub struct ClassStats {
     pub wins: u64,
     pub draws: u64,
     pub losses: u64,
-    /// The longest win and a position (White to move) with it (distance tables).
+    /// The longest win and a position (White to move) with it (distance
+    /// tables; distance-to-progress tables: the longest distance to
+    /// progress of a win under the rule).
     pub longest_win: Option<(u16, String)>,
-    /// The longest loss and a position with it (distance tables).
+    /// The longest loss and a position with it (as `longest_win`).
     pub longest_loss: Option<(u16, String)>,
+    /// Of the wins, those the 60-ply no-progress rule turns into draws
+    /// (distance-to-progress tables; 0 for the other kinds).
+    pub cursed_wins: u64,
+    /// Of the losses, those the rule turns into draws.
+    pub blessed_losses: u64,
 }
 
 /// A histogram of a class's codes (value bytes, or 2-bit codes in 0..4),
@@ -231,7 +261,7 @@ fn histogram(view: &TableView<'_>) -> [u64; 256] {
     };
     let code = |i: u64| -> usize {
         match view.layout.kind {
-            Kind::Distance => view.data[i as usize] as usize,
+            Kind::Distance | Kind::Dtz => view.data[i as usize] as usize,
             Kind::Wdl => wdl_code(view.wdl(i)) as usize,
         }
     };
@@ -275,7 +305,40 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
         losses: 0,
         longest_win: None,
         longest_loss: None,
+        cursed_wins: 0,
+        blessed_losses: 0,
     };
+    let values = view.data;
+    let example = |byte: u8| {
+        let i = values.par_iter().position_first(|&b| b == byte).expect("counted above");
+        let (us, them) = position_in(view.layout.scheme, material, i as u64);
+        denormalize(us, them).to_string()
+    };
+    if kind == Kind::Dtz {
+        use crate::Dtz;
+        for byte in 0..=255u8 {
+            let n = histogram[byte as usize];
+            match Dtz::from_byte(byte) {
+                Some(Dtz::Win(_)) => stats.wins += n,
+                Some(Dtz::CursedWin) => (stats.wins, stats.cursed_wins) = (stats.wins + n, stats.cursed_wins + n),
+                Some(Dtz::Draw) | None => stats.draws += n,
+                Some(Dtz::BlessedLoss) => {
+                    (stats.losses, stats.blessed_losses) = (stats.losses + n, stats.blessed_losses + n)
+                }
+                Some(Dtz::Loss(_)) => stats.losses += n,
+            }
+        }
+        let longest = |win: bool| {
+            (0..=255u8).rev().find_map(|b| match Dtz::from_byte(b) {
+                Some(Dtz::Win(d)) if win && histogram[b as usize] > 0 => Some((d as u16, example(b))),
+                Some(Dtz::Loss(d)) if !win && histogram[b as usize] > 0 => Some((d as u16, example(b))),
+                _ => None,
+            })
+        };
+        stats.longest_win = longest(true);
+        stats.longest_loss = longest(false);
+        return Ok(stats);
+    }
     if kind == Kind::Wdl {
         stats.draws = histogram[wdl_code(Wdl::Draw) as usize];
         stats.wins = histogram[wdl_code(Wdl::Win) as usize];
@@ -283,12 +346,6 @@ pub fn class_stats(tb: &Tablebase, material: Material, kind: Kind) -> Result<Cla
         return Ok(stats);
     }
     stats.draws = histogram[0];
-    let values = view.data;
-    let example = |byte: u8| {
-        let i = values.par_iter().position_first(|&b| b == byte).expect("counted above");
-        let (us, them) = position_in(view.layout.scheme, material, i as u64);
-        denormalize(us, them).to_string()
-    };
     for byte in 1..=255u8 {
         let n = histogram[byte as usize];
         match value_from_byte(byte) {

@@ -21,7 +21,7 @@ pub enum TbError {
     Material { path: PathBuf, found: String, expected: Material },
     #[error("{}: index scheme {found}, expected scheme {expected} for its format version", path.display())]
     IndexScheme { path: PathBuf, found: u8, expected: u8 },
-    #[error("{}: value encoding {found}, expected encoding {expected} (1: distance, 2: win/draw/loss) for its name and version", path.display())]
+    #[error("{}: value encoding {found}, expected encoding {expected} (1: distance, 2: win/draw/loss, 3: distance to progress) for its name and version", path.display())]
     ValueEncoding { path: PathBuf, found: u8, expected: u8 },
     #[error("{}: truncated or too long: {found} bytes, expected {expected}", path.display())]
     Length { path: PathBuf, found: u64, expected: u64 },
@@ -39,6 +39,8 @@ pub enum TbError {
     Shard { text: String },
     #[error("unknown solver {text:?}: slices (the default; passes for rules where pieces step back) or passes")]
     Solver { text: String },
+    #[error("{0}")]
+    Unsupported(String),
     #[error("{}: inconsistent value at {position}: stored {stored}, its successors give {expected}", path.display())]
     Inconsistent { path: PathBuf, position: String, stored: String, expected: String },
 }

@@ -11,7 +11,7 @@
 //! | 28 | 1 | pieces of the side to move |
 //! | 29 | 1 | pieces of the other side |
 //! | 30 | 1 | index scheme (1: colex, squeezed, side to move normalised; 2: the same over mirror pairs) |
-//! | 31 | 1 | value encoding, the kind (1: distance, one byte = distance + 1, 0 = draw; 2: win/draw/loss, 2 bits) |
+//! | 31 | 1 | value encoding, the kind (1: distance, one byte = distance + 1, 0 = draw; 2: win/draw/loss, 2 bits; 3: distance to progress, one byte, see `dtz.rs`) |
 //! | 32 | 8 | number of entries |
 //! | 40 | 8 | checksum of bytes 0..40 and the entries |
 //!
@@ -21,7 +21,8 @@
 //! `2 (i mod 4) + 1` of byte `i / 4`: 0 draw, 1 win, 2 loss.
 //!
 //! Distance tables are named `avb.alqtb`, win/draw/loss tables
-//! `avb.wdl.alqtb`; one folder may hold both. Files are written to a
+//! `avb.wdl.alqtb`, distance-to-progress tables `avb.dtz.alqtb`; one folder
+//! may hold all three. Files are written to a
 //! temporary name in the same folder and renamed, so a file with the final
 //! name is always complete; a temporary file left by a killed build is
 //! removed by the next build.
@@ -45,7 +46,7 @@ pub const HEADER_LEN: usize = 48;
 /// either kind), `None` when there is no such file yet; an unknown name is
 /// an error.
 pub fn folder_rules(dir: &Path) -> Result<Option<RuleSet>, TbError> {
-    for kind in [Kind::Distance, Kind::Wdl] {
+    for kind in Kind::ALL {
         let path = table_path_of(dir, kind, Material { mover: 0, other: 0 });
         let Ok(mut file) = File::open(&path) else { continue };
         let mut h = [0u8; HEADER_LEN];
@@ -409,7 +410,7 @@ impl DiskTable {
         crate::index::index_in(self.layout.scheme, us, them, self.material)
     }
 
-    fn byte(&self, offset: u64) -> Result<u8, TbError> {
+    pub(crate) fn byte(&self, offset: u64) -> Result<u8, TbError> {
         use std::os::unix::fs::FileExt;
         let mut b = [0u8; 1];
         self.file.read_exact_at(&mut b, HEADER_LEN as u64 + offset).map_err(TbError::io(&self.path))?;

@@ -24,6 +24,7 @@
 
 mod build;
 mod check;
+mod dtz;
 mod error;
 mod format;
 mod index;
@@ -33,8 +34,8 @@ mod solve;
 mod value;
 
 pub use build::{
-    build, build_with, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate, Outcome, Shard, Solver,
-    Unit,
+    build, build_dtz_with_limit, build_with, estimate, nanos_per_entry, units, BuildOptions, Event, LevelEstimate,
+    Outcome, Shard, Solver, Unit,
 };
 pub use check::{class_stats, compare_wdl, verify, verify_resuming, ClassStats, VerifyEvent};
 pub use error::TbError;
@@ -48,4 +49,6 @@ pub use index::{
 };
 pub use probe::{Source, Tablebase};
 pub use solve::Phase;
-pub use value::{value_from_byte, value_to_byte, wdl_code, wdl_from_code, Exact, Kind, Wdl, MAX_DISTANCE};
+pub use value::{
+    value_from_byte, value_to_byte, wdl_code, wdl_from_code, Dtz, Exact, Kind, Wdl, MAX_DISTANCE, NO_PROGRESS_PLIES,
+};

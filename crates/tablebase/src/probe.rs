@@ -29,8 +29,11 @@ pub struct Tablebase {
     distance_pieces: Option<u32>,
     /// Largest piece count the win/draw/loss tables cover.
     wdl_pieces: Option<u32>,
+    /// Largest piece count the distance-to-progress tables cover.
+    dtz_pieces: Option<u32>,
     tables: Vec<OnceLock<Arc<Table>>>,
     wdl_tables: Vec<OnceLock<Arc<Table>>>,
+    dtz_tables: Vec<OnceLock<Arc<Table>>>,
     /// Probe the files where they lie instead of reading them in.
     on_disk: bool,
     disk_tables: Vec<OnceLock<DiskTable>>,
@@ -65,14 +68,16 @@ impl Tablebase {
             max_pieces
         };
         let (distance_pieces, wdl_pieces) = (coverage(Kind::Distance), coverage(Kind::Wdl));
-        if distance_pieces.is_none() && wdl_pieces.is_none() {
+        let dtz_pieces = coverage(Kind::Dtz);
+        if distance_pieces.is_none() && wdl_pieces.is_none() && dtz_pieces.is_none() {
             let first = Material { mover: 0, other: 0 };
             return Err(TbError::Empty {
                 dir: dir.to_path_buf(),
                 reason: format!(
-                    "{} (or {}) is missing or damaged (build with `alq tb build`)",
+                    "{} (or {}, or {}) is missing or damaged (build with `alq tb build`)",
                     Kind::Distance.file_name(first),
-                    Kind::Wdl.file_name(first)
+                    Kind::Wdl.file_name(first),
+                    Kind::Dtz.file_name(first)
                 ),
             });
         }
@@ -82,10 +87,12 @@ impl Tablebase {
             rules,
             distance_pieces,
             wdl_pieces,
+            dtz_pieces,
             tables: cells(),
             wdl_tables: cells(),
+            dtz_tables: cells(),
             on_disk: false,
-            disk_tables: (0..2 * SLOTS).map(|_| OnceLock::new()).collect(),
+            disk_tables: (0..3 * SLOTS).map(|_| OnceLock::new()).collect(),
         })
     }
 
@@ -106,7 +113,12 @@ impl Tablebase {
 
     /// The table of one class on disk, opened on first use.
     fn disk(&self, material: Material, kind: Kind) -> Result<&DiskTable, TbError> {
-        let cell = &self.disk_tables[slot(material) + if kind == Kind::Wdl { SLOTS } else { 0 }];
+        let shelf = match kind {
+            Kind::Distance => 0,
+            Kind::Wdl => SLOTS,
+            Kind::Dtz => 2 * SLOTS,
+        };
+        let cell = &self.disk_tables[slot(material) + shelf];
         if let Some(t) = cell.get() {
             return Ok(t);
         }
@@ -178,6 +190,7 @@ impl Tablebase {
         match kind {
             Kind::Distance => self.distance_pieces,
             Kind::Wdl => self.wdl_pieces,
+            Kind::Dtz => self.dtz_pieces,
         }
     }
 
@@ -210,6 +223,7 @@ impl Tablebase {
         let cells = match kind {
             Kind::Distance => &self.tables,
             Kind::Wdl => &self.wdl_tables,
+            Kind::Dtz => &self.dtz_tables,
         };
         let cell = &cells[slot(material)];
         if let Some(t) = cell.get() {
@@ -221,7 +235,7 @@ impl Tablebase {
 
     /// Forgets the tables read so far (to bound memory in long sweeps).
     pub fn release(&mut self) {
-        for cell in self.tables.iter_mut().chain(&mut self.wdl_tables) {
+        for cell in self.tables.iter_mut().chain(&mut self.wdl_tables).chain(&mut self.dtz_tables) {
             cell.take();
         }
     }
@@ -259,6 +273,35 @@ impl Tablebase {
         }
         let table = self.loaded(material, kind)?.view();
         Ok((table.wdl(table.index(us, them)), Source { kind, pieces }))
+    }
+
+    /// The value of `pos` for its side to move under the 60-ply no-progress
+    /// rule, with the count of plies without progress at 0 (see
+    /// [`crate::Dtz`]), from the distance-to-progress tables.
+    pub fn probe_dtz(&self, pos: &Position) -> Result<crate::Dtz, TbError> {
+        let (us, them) = normalize(pos);
+        self.dtz_of(us, them)
+    }
+
+    /// As [`Tablebase::probe_dtz`], of a stored form `(us, them)`.
+    pub fn dtz_of(&self, us: u32, them: u32) -> Result<crate::Dtz, TbError> {
+        let material = Material { mover: us.count_ones() as u8, other: them.count_ones() as u8 };
+        let max = self.dtz_pieces;
+        if max.is_none_or(|m| material.pieces() > m) {
+            return Err(TbError::NotCovered { pieces: material.pieces(), max: max.unwrap_or(0), kind: Kind::Dtz });
+        }
+        let byte = if self.on_disk {
+            let table = self.disk(material, Kind::Dtz)?;
+            table.byte(table.index(us, them))?
+        } else {
+            let table = self.loaded(material, Kind::Dtz)?.view();
+            *table.byte(table.index(us, them))
+        };
+        crate::Dtz::from_byte(byte).ok_or_else(|| {
+            TbError::Unsupported(format!(
+                "a distance-to-progress byte {byte} this program never writes (material {material})"
+            ))
+        })
     }
 
     /// The win/draw/loss value of `pos` for its side to move, and the kind

@@ -53,7 +53,7 @@ use crate::solve::{capturers, lookup_value, successor, unstep, Lookup, Phase};
 use crate::value::{value_to_byte, Exact, Kind, MAX_DISTANCE};
 
 /// Bits of one rank (row) of the board, rank 0 lowest.
-const ROW: u32 = 31;
+pub(crate) const ROW: u32 = 31;
 
 /// The arrangements of one rank: a code is `us bits | them bits << 5`.
 struct RowTables {
@@ -125,11 +125,11 @@ fn reversed(v: &[u8; 5]) -> [u8; 5] {
 
 /// One slice of a class: the positions with given rank counts.
 #[derive(Clone, Debug)]
-struct Slice {
+pub(crate) struct Slice {
     /// First position in the class's slice-ordered values (a multiple of 4,
     /// so that packed values of two slices never share a byte).
-    offset: u64,
-    len: u32,
+    pub(crate) offset: u64,
+    pub(crate) len: u32,
     /// The mixed radix: rank `r`'s digit is worth `stride[r]`.
     stride: [u32; 5],
     us: [u8; 5],
@@ -139,7 +139,7 @@ struct Slice {
 impl Slice {
     /// The number of a position of this slice inside it.
     #[inline]
-    fn local(&self, us: u32, them: u32) -> u32 {
+    pub(crate) fn local(&self, us: u32, them: u32) -> u32 {
         let place = &ROWS.place;
         let mut l = 0;
         for r in 0..5 {
@@ -153,7 +153,7 @@ impl Slice {
     }
 
     /// Calls `f(local, us, them)` for every position, in local order.
-    fn for_each(&self, mut f: impl FnMut(u32, u32, u32)) {
+    pub(crate) fn for_each(&self, mut f: impl FnMut(u32, u32, u32)) {
         let codes = &ROWS.codes;
         let list = |r: usize| &codes[self.us[r] as usize][self.them[r] as usize];
         let split = |c: u16, r: u32| ((u32::from(c) & ROW) << (5 * r), (u32::from(c) >> 5) << (5 * r));
@@ -180,9 +180,9 @@ impl Slice {
 }
 
 /// The slices of one class and how to find a position's.
-struct ClassSlices {
+pub(crate) struct ClassSlices {
     material: Material,
-    slices: Vec<Slice>,
+    pub(crate) slices: Vec<Slice>,
     /// By the mover's count key: its row in `grid`.
     uid: Vec<u32>,
     /// By the other side's count key: its column in `grid`.
@@ -191,11 +191,11 @@ struct ClassSlices {
     /// Slice number by (row, column), `u32::MAX` where no position fits.
     grid: Vec<u32>,
     /// Positions in all, with the padding between slices.
-    len: u64,
+    pub(crate) len: u64,
 }
 
 impl ClassSlices {
-    fn new(material: Material) -> ClassSlices {
+    pub(crate) fn new(material: Material) -> ClassSlices {
         let us_vectors = count_vectors(material.mover);
         let them_vectors = count_vectors(material.other);
         let mut uid = vec![u32::MAX; 7776];
@@ -245,7 +245,7 @@ impl ClassSlices {
 
     /// A position's place in the class's slice-ordered values.
     #[inline]
-    fn place(&self, us: u32, them: u32) -> u64 {
+    pub(crate) fn place(&self, us: u32, them: u32) -> u64 {
         let s = &self.slices[self.slice_of(us, them)];
         s.offset + u64::from(s.local(us, them))
     }
@@ -253,13 +253,13 @@ impl ClassSlices {
 
 /// A class's values in slice order: value bytes (encoding 1), or for
 /// win/draw/loss builds 2-bit codes four a byte.
-struct Store {
+pub(crate) struct Store {
     packed: bool,
     cells: Vec<AtomicU8>,
 }
 
 impl Store {
-    fn new(len: u64, packed: bool) -> Store {
+    pub(crate) fn new(len: u64, packed: bool) -> Store {
         let n = if packed { len.div_ceil(4) } else { len } as usize;
         let mut bytes = std::mem::ManuallyDrop::new(vec![0u8; n]);
         // SAFETY: AtomicU8 has the size, alignment and bit validity of u8,
@@ -271,7 +271,7 @@ impl Store {
 
     /// The value byte at `i` (for packed stores: 2 a win, 1 a loss, 0 a draw).
     #[inline]
-    fn get(&self, i: u64) -> u8 {
+    pub(crate) fn get(&self, i: u64) -> u8 {
         if self.packed {
             match (self.cells[(i / 4) as usize].load(Relaxed) >> (2 * (i % 4))) & 3 {
                 1 => 2,
@@ -284,7 +284,7 @@ impl Store {
     }
 
     /// Writes a slice's value bytes from `offset` (a multiple of 4).
-    fn put(&self, offset: u64, values: &[u8]) {
+    pub(crate) fn put(&self, offset: u64, values: &[u8]) {
         if self.packed {
             let base = (offset / 4) as usize;
             for (k, group) in values.chunks(4).enumerate() {
@@ -333,32 +333,33 @@ struct Context<'a> {
 /// A pair: (class, slice) for each side, the second absent when the slice
 /// is its own partner.
 #[derive(Clone, Copy)]
-struct Pair {
-    sides: [(usize, usize); 2],
-    alone: bool,
+pub(crate) struct Pair {
+    pub(crate) sides: [(usize, usize); 2],
+    pub(crate) alone: bool,
 }
 
-/// One thread's working arrays.
+/// One thread's working arrays (the slice solver's and `dtz.rs`'s: there,
+/// `worst` holds the longest loss in plies and the buckets are by distance).
 #[derive(Default)]
-struct Work<'a> {
-    val: [Vec<u8>; 2],
+pub(crate) struct Work<'a> {
+    pub(crate) val: [Vec<u8>; 2],
     /// Sideways moves not yet known to lose for the mover (low 7 bits);
     /// bit 7: a forward move that does not lose, so never a loss.
-    count: [Vec<u8>; 2],
+    pub(crate) count: [Vec<u8>; 2],
     /// The largest win byte among the successors seen so far.
-    worst: [Vec<u8>; 2],
+    pub(crate) worst: [Vec<u8>; 2],
     /// Positions waiting for their value, by value byte (win/draw/loss
     /// builds: all in bucket 0); each `us | them << 25 | side << 50`.
-    buckets: Vec<Vec<u64>>,
+    pub(crate) buckets: Vec<Vec<u64>>,
     /// Capture successors waiting for their table bytes: the position, the
     /// table and the entry.
-    captures: Vec<(u64, TableView<'a>, u64)>,
+    pub(crate) captures: Vec<(u64, TableView<'a>, u64)>,
 }
 
-const NEVER_LOSES: u8 = 0x80;
+pub(crate) const NEVER_LOSES: u8 = 0x80;
 /// `count` of a position with a capture: no simple move of it is legal, so
 /// the walk back skips it (a position has at most 24 sideways moves).
-const CAPTURES: u8 = 0x7f;
+pub(crate) const CAPTURES: u8 = 0x7f;
 
 /// Solves a unit under the mirror scheme and returns each class's encoded
 /// entries in index order, for tables of `kind` (as `solve::solve_unit`).
@@ -372,14 +373,9 @@ pub(crate) fn solve_unit(
     let classes: Vec<ClassSlices> = unit.iter().map(|&m| ClassSlices::new(m)).collect();
     let wdl = kind == Kind::Wdl;
     let stores = classes.iter().map(|c| Store::new(c.len, wdl)).collect();
-    let back = unstep(rules);
-    let mut sideways = [0u32; 25];
-    for (t, s) in sideways.iter_mut().enumerate() {
-        *s = back[t] & (ROW << (5 * (t / 5)));
-    }
     let ctx = Context {
         rules: rules.rules(),
-        sideways,
+        sideways: sideways(rules),
         classes,
         stores,
         lookup,
@@ -387,11 +383,76 @@ pub(crate) fn solve_unit(
         overflow: AtomicBool::new(false),
         max_byte: AtomicU8::new(0),
     };
-    // The pairs, by progress.
+    solve_levels(&ctx.classes, unit, report, Work::default, |pair, work| solve_pair(&ctx, pair, work));
+    if ctx.overflow.load(Relaxed) {
+        return Err(TbError::DistanceOverflow { material: unit[0], max: MAX_DISTANCE });
+    }
+    Ok(ctx.classes.iter().zip(&ctx.stores).map(|(c, s)| encode(c, s, kind)).collect())
+}
+
+/// `sideways[t]`: the points on `t`'s rank from which the side moving down
+/// reaches `t` with a simple move.
+pub(crate) fn sideways(rules: RuleSet) -> [u32; 25] {
+    let back = unstep(rules);
+    let mut sideways = [0u32; 25];
+    for (t, s) in sideways.iter_mut().enumerate() {
+        *s = back[t] & (ROW << (5 * (t / 5)));
+    }
+    sideways
+}
+
+/// Solves every pair of a unit with `solve` (each thread with its own
+/// working arrays from `work`), the pairs of one progress in parallel, from
+/// the highest progress down; reports after each progress.
+pub(crate) fn solve_levels<W: Send>(
+    classes: &[ClassSlices],
+    unit: &[Material],
+    report: &mut dyn FnMut(Phase),
+    work: impl Fn() -> W + Sync + Send,
+    solve: impl Fn(Pair, &mut W) + Sync + Send,
+) {
+    let by_progress = pairs_by_progress(classes, unit);
+    let total: u64 = classes.iter().map(|c| c.len).sum();
+    let entries: u64 = unit.iter().map(|m| m.slots(Scheme::Mirror)).sum();
+    let levels = by_progress.iter().filter(|g| !g.is_empty()).count() as u16;
+    let done = AtomicU64::new(0);
+    for (level, group) in by_progress.iter().rev().filter(|g| !g.is_empty()).enumerate() {
+        group.par_iter().for_each_init(&work, |w, pair| {
+            solve(*pair, w);
+            let n: u64 = pair.sides[..if pair.alone { 1 } else { 2 }]
+                .iter()
+                .map(|&(c, s)| u64::from(classes[c].slices[s].len))
+                .sum();
+            done.fetch_add(n, Relaxed);
+        });
+        report(Phase::Sweep { done: done.load(Relaxed) * entries / total.max(1), total: entries });
+        report(Phase::Advancement { level: level as u16, levels });
+    }
+}
+
+/// The last step of a pair: draws stay 0, mirror images take their
+/// canonical position's value, and the values go to the class's store.
+pub(crate) fn store_pair(classes: &[ClassSlices], stores: &[Store], pair: Pair, val: &mut [Vec<u8>; 2]) {
+    let n = if pair.alone { 1 } else { 2 };
+    for (k, val) in val.iter_mut().enumerate().take(n) {
+        let s = &classes[pair.sides[k].0].slices[pair.sides[k].1];
+        s.for_each(|l, us, them| {
+            let (cu, ct) = canonical(us, them);
+            if (cu, ct) != (us, them) {
+                val[l as usize] = val[s.local(cu, ct) as usize];
+            }
+        });
+        stores[pair.sides[k].0].put(s.offset, val);
+    }
+}
+
+/// A unit's pairs by their progress (index), each progress's largest pairs
+/// first, so that the threads solving them finish together.
+pub(crate) fn pairs_by_progress(classes: &[ClassSlices], unit: &[Material]) -> Vec<Vec<Pair>> {
     let partner = |k: usize| if unit.len() == 2 { 1 - k } else { 0 };
     let mut by_progress: Vec<Vec<Pair>> = vec![Vec::new(); 4 * 24 + 1];
-    let first = &ctx.classes[0];
-    let second = &ctx.classes[partner(0)];
+    let first = &classes[0];
+    let second = &classes[partner(0)];
     for (s, slice) in first.slices.iter().enumerate() {
         let p = second.slice_with(&reversed(&slice.them), &reversed(&slice.us));
         let alone = unit.len() == 1 && p == s;
@@ -400,37 +461,19 @@ pub(crate) fn solve_unit(
         }
         by_progress[slice.progress() as usize].push(Pair { sides: [(0, s), (partner(0), p)], alone });
     }
-    let total: u64 = ctx.classes.iter().map(|c| c.len).sum();
-    let entries: u64 = unit.iter().map(|m| m.slots(Scheme::Mirror)).sum();
-    let levels = by_progress.iter().filter(|g| !g.is_empty()).count() as u16;
-    let done = AtomicU64::new(0);
-    for (level, group) in by_progress.iter_mut().rev().filter(|g| !g.is_empty()).enumerate() {
-        // Largest pairs first, so that the threads finish together.
-        group.sort_by_key(|p| std::cmp::Reverse(ctx.classes[p.sides[0].0].slices[p.sides[0].1].len));
-        group.par_iter().for_each_init(Work::default, |work, pair| {
-            solve_pair(&ctx, *pair, work);
-            let n: u64 = pair.sides[..if pair.alone { 1 } else { 2 }]
-                .iter()
-                .map(|&(c, s)| u64::from(ctx.classes[c].slices[s].len))
-                .sum();
-            done.fetch_add(n, Relaxed);
-        });
-        report(Phase::Sweep { done: done.load(Relaxed) * entries / total.max(1), total: entries });
-        report(Phase::Advancement { level: level as u16, levels });
+    for group in &mut by_progress {
+        group.sort_by_key(|p| std::cmp::Reverse(classes[p.sides[0].0].slices[p.sides[0].1].len));
     }
-    if ctx.overflow.load(Relaxed) {
-        return Err(TbError::DistanceOverflow { material: unit[0], max: MAX_DISTANCE });
-    }
-    Ok(ctx.classes.iter().zip(&ctx.stores).map(|(c, s)| encode(c, s, kind)).collect())
+    by_progress
 }
 
 #[inline]
-fn pack(us: u32, them: u32, side: usize) -> u64 {
+pub(crate) fn pack(us: u32, them: u32, side: usize) -> u64 {
     u64::from(us) | u64::from(them) << 25 | (side as u64) << 50
 }
 
 #[inline]
-fn unpack(e: u64) -> (u32, u32, usize) {
+pub(crate) fn unpack(e: u64) -> (u32, u32, usize) {
     ((e & u64::from(ALL)) as u32, ((e >> 25) & u64::from(ALL)) as u32, (e >> 50) as usize & 1)
 }
 
@@ -463,15 +506,7 @@ fn solve_pair<'a>(ctx: &Context<'a>, pair: Pair, work: &mut Work<'a>) {
             }
             if capturers(ctx.rules, us, them) != 0 {
                 count[k][l as usize] = CAPTURES;
-                moves.clear();
-                crate::index::denormalize(us, them).generate(ctx.rules, &mut moves);
-                for &mv in &moves {
-                    let (nu, nt, nm) = successor(us, them, mv);
-                    let table = ctx.lookup.table(nm);
-                    let index = table.index(nu, nt);
-                    prefetch(table.byte(index));
-                    captures.push((pack(us, them, k), table, index));
-                }
+                queue_captures(ctx.rules, ctx.lookup, (us, them, k), &mut moves, captures);
                 if captures.len() >= 256 {
                     flush_captures(ctx, captures, buckets);
                 }
@@ -524,17 +559,7 @@ fn solve_pair<'a>(ctx: &Context<'a>, pair: Pair, work: &mut Work<'a>) {
     }
     ctx.max_byte.fetch_max(top, Relaxed);
     // 3. Draws stay 0; mirror images take their canonical position's value.
-    for k in 0..n {
-        let s = slice(k);
-        let val = &mut work.val[k];
-        s.for_each(|l, us, them| {
-            let (cu, ct) = canonical(us, them);
-            if (cu, ct) != (us, them) {
-                val[l as usize] = val[s.local(cu, ct) as usize];
-            }
-        });
-        ctx.stores[pair.sides[k].0].put(s.offset, val);
-    }
+    store_pair(&ctx.classes, &ctx.stores, pair, &mut work.val);
 }
 
 /// Queues a position for value `byte` (win/draw/loss builds: its kind).
@@ -547,6 +572,27 @@ fn push(ctx: &Context<'_>, buckets: &mut [Vec<u64>], e: u64, byte: u16) {
         ctx.overflow.store(true, Relaxed);
     } else {
         buckets[byte as usize].push(e);
+    }
+}
+
+/// Queues the capture successors of the position `(us, them)` of side `k`
+/// of a pair (every legal move of it is a capture) for a look-up in the
+/// smaller tables, their bytes prefetched.
+pub(crate) fn queue_captures<'a>(
+    rules: &Rules,
+    lookup: &Lookup<'a>,
+    (us, them, k): (u32, u32, usize),
+    moves: &mut MoveList,
+    captures: &mut Vec<(u64, TableView<'a>, u64)>,
+) {
+    moves.clear();
+    crate::index::denormalize(us, them).generate(rules, moves);
+    for &mv in moves.iter() {
+        let (nu, nt, nm) = successor(us, them, mv);
+        let table = lookup.table(nm);
+        let index = table.index(nu, nt);
+        prefetch(table.byte(index));
+        captures.push((pack(us, them, k), table, index));
     }
 }
 
@@ -564,46 +610,63 @@ fn flush_captures(ctx: &Context<'_>, captures: &mut Vec<(u64, TableView<'_>, u64
     captures.clear();
 }
 
-/// Passes a settled position's value back over the sideways moves that
-/// lead to it, to the partner slice `target` (side `k` of the pair).
-fn walk_back(ctx: &Context<'_>, work: &mut Work<'_>, us: u32, them: u32, byte: u8, target: &Slice, k: usize) {
-    let loss = byte % 2 == 1;
+/// Calls `f(l, e, weight)` for each predecessor of the settled position
+/// `(us, them)` over a sideways move, in the partner slice `target` (side
+/// `k` of the pair), still open and without a capture (only then was the
+/// move legal): its local number, its queue entry and how many of the
+/// settled position's moves it stands for (2 for a self-mirrored
+/// predecessor of a position that is not; a self-mirrored position counts
+/// only canonical predecessors).
+pub(crate) fn open_predecessors<'a>(
+    sideways: &[u32; 25],
+    work: &mut Work<'a>,
+    (us, them): (u32, u32),
+    target: &Slice,
+    k: usize,
+    mut f: impl FnMut(&mut Work<'a>, usize, u64, u8),
+) {
     let own_mirror = us == mirror(us) && them == mirror(them);
     let empty = !(us | them) & ALL;
     let q_them = rotate(us);
     for t in Bitboard(them) {
-        for f in Bitboard(ctx.sideways[t.index()] & empty) {
-            let q_us = rotate(them ^ (1 << t.index()) ^ (1 << f.index()));
+        for f_point in Bitboard(sideways[t.index()] & empty) {
+            let q_us = rotate(them ^ (1 << t.index()) ^ (1 << f_point.index()));
             let (cu, ct) = canonical(q_us, q_them);
             if own_mirror && (cu, ct) != (q_us, q_them) {
                 continue;
             }
             let l = target.local(cu, ct) as usize;
-            // The move was legal only if the predecessor had no capture
-            // (marked in the first step).
             if work.val[k][l] != 0 || work.count[k][l] == CAPTURES {
                 continue;
             }
-            let e = pack(cu, ct, k);
-            if loss {
-                push(ctx, &mut work.buckets, e, u16::from(byte) + 1);
-            } else {
-                let weight = if !own_mirror && cu == mirror(cu) && ct == mirror(ct) { 2 } else { 1 };
-                let c = work.count[k][l];
-                let left = (c & !NEVER_LOSES).saturating_sub(weight);
-                work.count[k][l] = (c & NEVER_LOSES) | left;
-                let most = work.worst[k][l].max(byte);
-                work.worst[k][l] = most;
-                if left == 0 && c & NEVER_LOSES == 0 {
-                    push(ctx, &mut work.buckets, e, u16::from(most) + 1);
-                }
-            }
+            let weight = if !own_mirror && cu == mirror(cu) && ct == mirror(ct) { 2 } else { 1 };
+            f(work, l, pack(cu, ct, k), weight);
         }
     }
 }
 
+/// Passes a settled position's value back over the sideways moves that
+/// lead to it, to the partner slice `target` (side `k` of the pair).
+fn walk_back(ctx: &Context<'_>, work: &mut Work<'_>, us: u32, them: u32, byte: u8, target: &Slice, k: usize) {
+    let loss = byte % 2 == 1;
+    open_predecessors(&ctx.sideways, work, (us, them), target, k, |work, l, e, weight| {
+        if loss {
+            push(ctx, &mut work.buckets, e, u16::from(byte) + 1);
+        } else {
+            let c = work.count[k][l];
+            let left = (c & !NEVER_LOSES).saturating_sub(weight);
+            work.count[k][l] = (c & NEVER_LOSES) | left;
+            let most = work.worst[k][l].max(byte);
+            work.worst[k][l] = most;
+            if left == 0 && c & NEVER_LOSES == 0 {
+                push(ctx, &mut work.buckets, e, u16::from(most) + 1);
+            }
+        }
+    });
+}
+
 #[inline(always)]
-fn prefetch(byte: &u8) {
+pub(crate) fn prefetch(byte: &u8) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: prefetching is a hint; it never faults, whatever the address.
     #[allow(unused_unsafe)]
@@ -652,12 +715,12 @@ impl Entries {
 }
 
 /// A class's entries in the files' order and encoding.
-fn encode(class: &ClassSlices, store: &Store, kind: Kind) -> Vec<u8> {
+pub(crate) fn encode(class: &ClassSlices, store: &Store, kind: Kind) -> Vec<u8> {
     let m = class.material;
     let slots = m.slots(Scheme::Mirror);
     const CHUNK: usize = 1 << 16;
     match kind {
-        Kind::Distance => {
+        Kind::Distance | Kind::Dtz => {
             let mut out = vec![0u8; slots as usize];
             out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, chunk)| {
                 let mut entries = Entries::from(m, (c * CHUNK) as u64);

@@ -72,7 +72,7 @@ impl<'a> Lookup<'a> {
 pub(crate) fn lookup_value(table: &TableView<'_>, i: u64) -> Exact {
     match table.layout.kind {
         Kind::Distance => table.value(i),
-        Kind::Wdl => match table.wdl(i) {
+        Kind::Wdl | Kind::Dtz => match table.wdl(i) {
             Wdl::Win => Exact::Win(1),
             Wdl::Loss => Exact::Loss(0),
             Wdl::Draw => Exact::Draw,
@@ -177,7 +177,8 @@ fn encode(work: &Work, kind: Kind) -> Vec<u8> {
         }
     });
     match kind {
-        Kind::Distance => words.par_iter().map(|w| w.load(Relaxed) as u8).collect(),
+        // Distance-to-progress tables are built by `dtz.rs` alone.
+        Kind::Distance | Kind::Dtz => words.par_iter().map(|w| w.load(Relaxed) as u8).collect(),
         Kind::Wdl => {
             let wdl = |w: &AtomicU16| Wdl::from(crate::value::value_from_byte(w.load(Relaxed) as u8));
             words.par_chunks(1 << 16).flat_map_iter(|chunk| pack_wdl(chunk.iter().map(wdl))).collect()

@@ -101,6 +101,106 @@ mod tests {
     }
 }
 
+/// Distance-to-progress values (value encoding 3; the solver is `dtz.rs`):
+/// 0 draw; 1 to 60 a win in that many plies to the next progress move; 61 a
+/// cursed win; 62 a blessed loss; 64 + d a loss in d plies (64 to 124).
+/// Plies without a capture or a forward move after which a game is drawn
+/// (docs/rules.md; the default of the engine's adjudication).
+pub const NO_PROGRESS_PLIES: u32 = 60;
+
+/// A value under the no-progress rule, for the side to move, with the count
+/// of plies without progress at 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Dtz {
+    /// Won under the rule, this many plies (1 to 60) to the next progress
+    /// move or the end.
+    Win(u32),
+    /// Won in the infinite game, drawn under the rule.
+    CursedWin,
+    Draw,
+    /// Lost in the infinite game, drawn under the rule.
+    BlessedLoss,
+    /// Lost under the rule, this many plies (0 to 60) to the next progress
+    /// move or the end.
+    Loss(u32),
+}
+
+const CURSED_WIN: u8 = 61;
+const BLESSED_LOSS: u8 = 62;
+const LOSS_BASE: u8 = 64;
+
+impl Dtz {
+    /// Decodes a stored byte; `None` for a byte encoding 3 never writes.
+    pub fn from_byte(byte: u8) -> Option<Dtz> {
+        match byte {
+            0 => Some(Dtz::Draw),
+            1..=60 => Some(Dtz::Win(u32::from(byte))),
+            CURSED_WIN => Some(Dtz::CursedWin),
+            BLESSED_LOSS => Some(Dtz::BlessedLoss),
+            b if (LOSS_BASE..=LOSS_BASE + 60).contains(&b) => Some(Dtz::Loss(u32::from(b - LOSS_BASE))),
+            _ => None,
+        }
+    }
+
+    /// The stored byte; distances beyond the rule's 60 plies have none.
+    pub fn to_byte(self) -> Option<u8> {
+        match self {
+            Dtz::Draw => Some(0),
+            Dtz::Win(d) => (1..=NO_PROGRESS_PLIES).contains(&d).then_some(d as u8),
+            Dtz::CursedWin => Some(CURSED_WIN),
+            Dtz::BlessedLoss => Some(BLESSED_LOSS),
+            Dtz::Loss(d) => (d <= NO_PROGRESS_PLIES).then(|| LOSS_BASE + d as u8),
+        }
+    }
+
+    /// The value of the infinite game (cursed wins are wins).
+    pub fn infinite(self) -> Wdl {
+        match self {
+            Dtz::Win(_) | Dtz::CursedWin => Wdl::Win,
+            Dtz::Draw => Wdl::Draw,
+            Dtz::BlessedLoss | Dtz::Loss(_) => Wdl::Loss,
+        }
+    }
+
+    /// The value under the rule with `counted` plies already without
+    /// progress: a win or a loss only while its distance fits in what is
+    /// left of the 60 plies.
+    pub fn under_rule(self, counted: u32) -> Wdl {
+        self.under_limit(NO_PROGRESS_PLIES, counted)
+    }
+
+    /// As [`Dtz::under_rule`], for tables built with another limit (tests:
+    /// `build_dtz_with_limit`).
+    pub fn under_limit(self, limit: u32, counted: u32) -> Wdl {
+        let left = limit.saturating_sub(counted);
+        match self {
+            Dtz::Win(d) if d <= left => Wdl::Win,
+            Dtz::Loss(d) if d <= left => Wdl::Loss,
+            _ => Wdl::Draw,
+        }
+    }
+
+    /// A short name: `win`, `cursed-win`, `draw`, `blessed-loss`, `loss`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dtz::Win(_) => "win",
+            Dtz::CursedWin => "cursed-win",
+            Dtz::Draw => "draw",
+            Dtz::BlessedLoss => "blessed-loss",
+            Dtz::Loss(_) => "loss",
+        }
+    }
+}
+
+impl std::fmt::Display for Dtz {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dtz::Win(d) | Dtz::Loss(d) => write!(f, "{} {d}", self.name()),
+            _ => f.write_str(self.name()),
+        }
+    }
+}
+
 /// What a table holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Kind {
@@ -108,6 +208,10 @@ pub enum Kind {
     Distance,
     /// Win, draw or loss only, 2 bits an entry (value encoding 2).
     Wdl,
+    /// Values under the 60-ply no-progress rule with the distance to the
+    /// next progress move (value encoding 3, one byte an entry; see
+    /// [`crate::Dtz`]).
+    Dtz,
 }
 
 impl Kind {
@@ -116,31 +220,37 @@ impl Kind {
         match self {
             Kind::Distance => 1,
             Kind::Wdl => 2,
+            Kind::Dtz => 3,
         }
     }
 
-    /// `distance` or `wdl`, as the command line names it.
+    /// `distance`, `wdl` or `dtz`, as the command line names it.
     pub fn name(self) -> &'static str {
         match self {
             Kind::Distance => "distance",
             Kind::Wdl => "wdl",
+            Kind::Dtz => "dtz",
         }
     }
 
-    /// Reads `distance` or `wdl`.
+    /// Reads `distance`, `wdl` or `dtz`.
     pub fn from_name(name: &str) -> Option<Kind> {
         match name {
             "distance" => Some(Kind::Distance),
             "wdl" => Some(Kind::Wdl),
+            "dtz" => Some(Kind::Dtz),
             _ => None,
         }
     }
+
+    /// Every kind, in the order folders are searched.
+    pub const ALL: [Kind; 3] = [Kind::Distance, Kind::Wdl, Kind::Dtz];
 
     /// The offset of the byte that holds entry `i`.
     #[inline]
     pub(crate) fn byte_of(self, i: u64) -> u64 {
         match self {
-            Kind::Distance => i,
+            Kind::Distance | Kind::Dtz => i,
             Kind::Wdl => i / 4,
         }
     }
@@ -151,13 +261,15 @@ impl Kind {
         match self {
             Kind::Distance => value_from_byte(byte).into(),
             Kind::Wdl => wdl_from_code(byte >> (2 * (i % 4))),
+            // The infinite game's value, as the other kinds give it.
+            Kind::Dtz => Dtz::from_byte(byte).map_or(Wdl::Draw, Dtz::infinite),
         }
     }
 
     /// Bytes of a table with `entries` entries.
     pub fn data_len(self, entries: u64) -> u64 {
         match self {
-            Kind::Distance => entries,
+            Kind::Distance | Kind::Dtz => entries,
             Kind::Wdl => entries.div_ceil(4),
         }
     }
@@ -167,6 +279,7 @@ impl Kind {
         match self {
             Kind::Distance => material.file_name(),
             Kind::Wdl => format!("{}v{}.wdl.alqtb", material.mover, material.other),
+            Kind::Dtz => format!("{}v{}.dtz.alqtb", material.mover, material.other),
         }
     }
 }

@@ -16,6 +16,9 @@ use alq_tablebase::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+#[path = "tablebase/dtz.rs"]
+mod dtz;
+
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
@@ -425,7 +428,7 @@ fn slices_and_passes_give_byte_identical_files() {
         for m in Material::up_to(6) {
             let name = match kind {
                 Kind::Distance => m.file_name(),
-                Kind::Wdl => alq_tablebase::table_path_of(Path::new(""), kind, m).display().to_string(),
+                Kind::Wdl | Kind::Dtz => alq_tablebase::table_path_of(Path::new(""), kind, m).display().to_string(),
             };
             let a = std::fs::read(reference.join(&name)).unwrap();
             let b = std::fs::read(dir.join(&name)).unwrap();

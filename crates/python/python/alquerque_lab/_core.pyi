@@ -698,7 +698,9 @@ class Oracle:
         or position text) for its side to move."""
     def move_values(self, position: _Searchable) -> list[tuple[Move, OracleAnswer]]:
         """Every legal move with the value it gives the side that plays it (so
-        a best move's value is the position's), sorted as ``alq moves`` sorts."""
+        a best move's value is the position's), sorted as ``alq moves`` sorts.
+        All the moves share the oracle's budget (``movetime`` or ``nodes``):
+        each open move is asked with an equal share of what is left."""
 
 @final
 class Player:

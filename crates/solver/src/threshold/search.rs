@@ -4,7 +4,7 @@
 //! expand or the budget ends; then what the search settled is kept and its
 //! result put together.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use alq_engine::{Move, Position, Side};
 
@@ -33,6 +33,10 @@ pub(super) struct Run {
     rounds: u32,
     peak: usize,
     out_of_budget: bool,
+    /// How long the last analysis of the graph took: the next one, and
+    /// keeping what it settled, take about as long, so expansions stop
+    /// that much before the time ends.
+    last_analysis: Duration,
     /// When the state was last saved (or the run began).
     pub(super) last_save: Instant,
 }
@@ -76,9 +80,17 @@ impl ThresholdSolver<'_> {
         progress: &mut dyn FnMut(&ThresholdProgress),
     ) -> Result<Vec<Status>, SolveError> {
         let mut batch: Vec<Chosen> = Vec::new();
+        let mut last: Option<Vec<Status>> = None;
         loop {
-            self.expand_batch(run, &batch, budget)?;
+            let expanded = self.expand_batch(run, &batch, budget)?;
+            if let Some(status) = last.take().filter(|_| expanded == 0 && run.out_of_budget) {
+                // Out of time before the first expansion: the graph is as
+                // the last analysis left it, and so are the standings.
+                return Ok(status);
+            }
+            let analysed = Instant::now();
             let status = self.analyse(run);
+            run.last_analysis = analysed.elapsed();
             progress(&run.progress(status[0]));
             if status[0] != Status::Open || run.out_of_budget {
                 return Ok(status);
@@ -89,17 +101,22 @@ impl ThresholdSolver<'_> {
             if batch.is_empty() {
                 return Ok(status);
             }
+            last = Some(status);
         }
     }
 
     /// Expands the chosen slots of `batch` (a position already in the graph
     /// is linked) until the budget ends; the slots left over get back what
-    /// they held.
-    fn expand_batch(&mut self, run: &mut Run, batch: &[Chosen], budget: &Budget) -> Result<(), SolveError> {
+    /// they held. Returns how many slots were expanded.
+    fn expand_batch(&mut self, run: &mut Run, batch: &[Chosen], budget: &Budget) -> Result<usize, SolveError> {
         let g = &mut run.state.graph;
         let mut done = 0;
+        // The analysis after this batch, and keeping what it settles, each
+        // about as long as the last analysis (the batch grows the graph by
+        // an eighth at most).
+        let reserve = run.last_analysis.saturating_mul(2);
         for c in batch {
-            if budget.spent(run.nodes, run.start, g.memory_with_analysis()) || !g.has_room(256) {
+            if budget.spent_keeping(run.nodes, run.start, g.memory_with_analysis(), reserve) || !g.has_room(256) {
                 run.out_of_budget = true;
                 break;
             }
@@ -120,7 +137,7 @@ impl ThresholdSolver<'_> {
         for c in &batch[done..] {
             g.slots[c.at as usize] = c.was;
         }
-        Ok(())
+        Ok(done)
     }
 
     /// Makes `pos` (key `k`, not in the graph) a node and generates its
@@ -282,6 +299,7 @@ impl Run {
             rounds: 0,
             peak: 0,
             out_of_budget: false,
+            last_analysis: Duration::ZERO,
             last_save: Instant::now(),
         }
     }
