@@ -27,6 +27,11 @@ use alq_solver::Budget;
 ///
 /// Output: `value V source S nodes N time T s`, then one `MOVE V` line per
 /// legal move, sorted as `alq moves` sorts; `--json` prints one object.
+/// Where `--tb` holds distance-to-progress tables (`alq tb build --kind
+/// dtz`) that cover the position, a `rule V` line gives its value under the
+/// 60-ply no-progress rule (`win N`/`loss N`: N plies to the next capture or
+/// forward move; `cursed-win`, `blessed-loss`, `draw`) and each move line
+/// ends with its own (`"rule"` in JSON).
 #[derive(Args)]
 pub struct OracleArgs {
     /// Position text, ranks 5 to 1 then the side to move (default: the start).
@@ -83,7 +88,9 @@ pub struct OracleArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "json"])]
     positions: Option<PathBuf>,
     /// One JSON object instead of lines: {"position", "value", "source",
-    /// "nodes", "ms", "moves": [{"move", "value", "source", "nodes", "ms"}]}.
+    /// "nodes", "ms", "moves": [{"move", "value", "source", "nodes", "ms"}]},
+    /// with "rule": {"value", "plies"} where distance-to-progress tables
+    /// cover a position.
     #[arg(long)]
     json: bool,
     #[command(flatten)]
@@ -146,14 +153,25 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
     }
     let (value, moves) =
         if args.no_moves { (oracle.value(&pos)?, Vec::new()) } else { oracle.value_and_moves(&pos)? };
+    // Under the 60-ply no-progress rule, where distance-to-progress tables
+    // cover the position (a move's: the value for the side that plays it).
+    let rule = |p: &alq_engine::Position| tb.as_ref().and_then(|t| t.probe_dtz(p).ok());
+    let rule_of_move =
+        |mv: alq_engine::Move| rule(&pos.play(mv)).map(|r| dtz_for_mover(r, mv.is_progress(pos.side_to_move())));
     if args.json {
         let mut out = answer_json(&value);
         out["position"] = pos.to_string().into();
+        if let Some(r) = rule(&pos) {
+            out["rule"] = rule_json(r);
+        }
         out["moves"] = moves
             .iter()
             .map(|(mv, a)| {
                 let mut m = answer_json(a);
                 m["move"] = mv.to_string().into();
+                if let Some(r) = rule_of_move(*mv) {
+                    m["rule"] = rule_json(r);
+                }
                 m
             })
             .collect();
@@ -166,11 +184,44 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
             value.nodes,
             value.elapsed.as_secs_f64()
         );
+        if let Some(r) = rule(&pos) {
+            println!("rule {r}");
+        }
         for (mv, a) in &moves {
-            println!("{mv} {}", a.value);
+            match rule_of_move(*mv) {
+                Some(r) => println!("{mv} {} rule {r}", a.value),
+                None => println!("{mv} {}", a.value),
+            }
         }
     }
     Ok(())
+}
+
+/// The value under the rule that a move gives the side that plays it, from
+/// the value of the position it reaches (count 0 there): a progress move is
+/// itself the next progress move (1 ply); a sideways move adds its ply to
+/// the count, which at the position asked about is taken as 0.
+fn dtz_for_mover(d: alq_tablebase::Dtz, progress: bool) -> alq_tablebase::Dtz {
+    use alq_tablebase::{Dtz, NO_PROGRESS_PLIES};
+    let after = |n: u32| if progress { 1 } else { n + 1 };
+    match d {
+        Dtz::Win(n) if after(n) <= NO_PROGRESS_PLIES => Dtz::Loss(after(n)),
+        Dtz::Loss(n) if after(n) <= NO_PROGRESS_PLIES => Dtz::Win(after(n)),
+        // One ply too many for the rule: the infinite game's result only.
+        Dtz::Win(_) | Dtz::CursedWin => Dtz::BlessedLoss,
+        Dtz::Loss(_) | Dtz::BlessedLoss => Dtz::CursedWin,
+        Dtz::Draw => Dtz::Draw,
+    }
+}
+
+/// `{"value": "win", "plies": 12}`: a value under the no-progress rule
+/// (`plies` to the next progress move, for wins and losses under the rule).
+fn rule_json(d: alq_tablebase::Dtz) -> serde_json::Value {
+    use alq_tablebase::Dtz;
+    match d {
+        Dtz::Win(n) | Dtz::Loss(n) => serde_json::json!({ "value": d.name(), "plies": n }),
+        _ => serde_json::json!({ "value": d.name() }),
+    }
 }
 
 /// `--positions FILE`: every position's value and the latency figures.

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{alq, stdout};
+use crate::common::{alq, fresh_dir, stdout};
 
 fn built(name: &str, pieces: u32) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-tb-{name}"));
@@ -236,4 +236,59 @@ fn bench_probes_from_memory_and_from_disk_alike() {
     let out = alq(&["tb", "bench", "--tb", tb, "--pieces", "5"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--pieces 5"));
+}
+
+#[test]
+fn dtz_tables_are_built_probed_counted_verified_and_read_by_the_oracle() {
+    let dir = fresh_dir("tb-dtz");
+    let tb = dir.to_str().unwrap();
+    for kind in ["wdl", "dtz"] {
+        let out = alq(&["tb", "build", "--pieces", "5", "--kind", kind, "--out", tb, "--threads", "2"]);
+        assert!(out.status.success(), "{kind}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // 2v2, White to move: won in the infinite game and under the rule.
+    let pos = "...../...../B.B../...../WW... w";
+    let probe = stdout(&alq(&["tb", "probe", "--tb", tb, "--position", pos]));
+    let rule = probe.lines().find_map(|l| l.strip_prefix("under the 60-ply rule ")).expect(&probe);
+    assert!(rule.starts_with("win "), "{probe}");
+    // The oracle prints the same, and each move's value for its mover.
+    let text = stdout(&alq(&["oracle", "--tb", tb, "--position", pos, "--nodes", "1000"]));
+    assert_eq!(text.lines().nth(1), Some(format!("rule {rule}").as_str()), "{text}");
+    assert!(text.lines().skip(2).all(|l| l.contains(" rule ")), "{text}");
+    let d: u32 = rule[4..].parse().unwrap();
+    assert!(text.lines().any(|l| l.ends_with(&format!(" rule win {}", d)) || l.ends_with(" rule win 1")), "{text}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&alq(&["oracle", "--tb", tb, "--position", pos, "--nodes", "1000", "--json"]).stdout)
+            .unwrap();
+    assert_eq!(json["rule"]["value"], "win", "{json}");
+    assert_eq!(json["rule"]["plies"], d, "{json}");
+    // Stats: a second table under the rule, no cursed value at ≤ 5 pieces;
+    // verify checks the dtz tables too.
+    let stats = stdout(&alq(&["tb", "stats", "--tb", tb]));
+    let total = stats.lines().filter(|l| l.starts_with("| all ≤ 5 |")).nth(1).expect(&stats);
+    let cells: Vec<&str> = total.split('|').map(str::trim).collect();
+    assert_eq!((cells[4], cells[6]), ("0", "0"), "cursed wins, blessed losses: {total}");
+    let out = alq(&["tb", "verify", "--tb", tb]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("dtz ≤ 5"), "{}", stdout(&out));
+    // Classic rules are refused by name.
+    let classic = fresh_dir("tb-dtz-classic");
+    let out = alq(&[
+        "tb",
+        "build",
+        "--pieces",
+        "2",
+        "--kind",
+        "dtz",
+        "--rules",
+        "classic",
+        "--out",
+        classic.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("without backward moves"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

@@ -191,8 +191,10 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
                     // The infinite game's value, where the folder's other
                     // tables give it, must agree (see `dtz::expected`).
                     let infinite = match tb.wdl_of(us, them) {
-                        Ok((w, _)) => stored.is_some_and(|s| s.infinite() != w).then(|| w.to_string()),
-                        Err(_) => None,
+                        Ok((w, source)) if source.kind != Kind::Dtz => {
+                            stored.is_some_and(|s| s.infinite() != w).then(|| w.to_string())
+                        }
+                        _ => None,
                     };
                     if stored != expected || stored.is_none() {
                         Some((show(stored), show(expected)))

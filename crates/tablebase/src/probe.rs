@@ -195,9 +195,10 @@ impl Tablebase {
     }
 
     /// Every position with at most this many pieces has a win/draw/loss
-    /// value, from either kind.
+    /// value, from any kind (distance-to-progress tables give the infinite
+    /// game's).
     pub fn wdl_max_pieces(&self) -> u32 {
-        self.distance_pieces.max(self.wdl_pieces).unwrap_or(0)
+        self.distance_pieces.max(self.wdl_pieces).max(self.dtz_pieces).unwrap_or(0)
     }
 
     /// The number of entries of a class's table of `kind`, from its header
@@ -261,9 +262,12 @@ impl Tablebase {
     pub fn wdl_of(&self, us: u32, them: u32) -> Result<(Wdl, Source), TbError> {
         let material = Material { mover: us.count_ones() as u8, other: them.count_ones() as u8 };
         let n = material.pieces();
-        let kind = match (self.distance_pieces, self.wdl_pieces) {
-            (Some(d), _) if n <= d => Kind::Distance,
-            (_, Some(w)) if n <= w => Kind::Wdl,
+        // Distance-to-progress tables hold the infinite game's value too
+        // (cursed wins are wins): the last resort.
+        let kind = match (self.distance_pieces, self.wdl_pieces, self.dtz_pieces) {
+            (Some(d), _, _) if n <= d => Kind::Distance,
+            (_, Some(w), _) if n <= w => Kind::Wdl,
+            (_, _, Some(z)) if n <= z => Kind::Dtz,
             _ => return Err(TbError::NotCovered { pieces: n, max: self.wdl_max_pieces(), kind: Kind::Wdl }),
         };
         let pieces = self.coverage(kind).expect("checked above");
