@@ -155,7 +155,7 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
         if args.no_moves { (oracle.value(&pos)?, Vec::new()) } else { oracle.value_and_moves(&pos)? };
     // Under the 60-ply no-progress rule, where distance-to-progress tables
     // cover the position (a move's: the value for the side that plays it).
-    let rule = |p: &alq_engine::Position| tb.as_ref().and_then(|t| t.probe_dtz(p).ok());
+    let rule = |p: &alq_engine::Position| oracle.rule_value(p);
     let rule_of_move =
         |mv: alq_engine::Move| rule(&pos.play(mv)).map(|r| dtz_for_mover(r, mv.is_progress(pos.side_to_move())));
     if args.json {

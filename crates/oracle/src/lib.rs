@@ -376,6 +376,15 @@ impl<'a> Oracle<'a> {
         Value::from_questions(solver.stored(pos, mover), solver.stored(pos, mover.opponent()))
     }
 
+    /// The value of `pos` for its side to move under the 60-ply no-progress
+    /// rule with the count at 0, where the oracle's tables hold
+    /// distance-to-progress tables that cover it (`alq tb build --kind
+    /// dtz`); `None` elsewhere. See [`alq_tablebase::Dtz`] (`at_count` for a
+    /// game's count).
+    pub fn rule_value(&self, pos: &Position) -> Option<alq_tablebase::Dtz> {
+        self.tb.and_then(|t| t.probe_dtz(pos).ok())
+    }
+
     /// The value of `pos` for its side to move.
     ///
     /// # Errors

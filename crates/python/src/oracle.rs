@@ -157,6 +157,22 @@ impl Oracle {
         py.detach(move || oracle.value(&pos)).map(OracleAnswer::from).map_err(oracle_err)
     }
 
+    /// The value under the 60-ply no-progress rule, for the side to move,
+    /// where the oracle's tables include distance-to-progress tables that
+    /// cover the position (`alq tb build --kind dtz`), else `None`: `(value,
+    /// plies)`, the value `win`, `loss`, `draw`, `cursed-win` (won only
+    /// without the rule) or `blessed-loss`, and for a win or a loss the
+    /// plies to the next capture or forward move. A `Game` counts the
+    /// plies it has played without progress; a position starts at 0.
+    fn rule_value(&self, position: Searchable<'_>) -> PyResult<Option<(&'static str, Option<u32>)>> {
+        use alq_tablebase::Dtz;
+        let game = position.game(self.rules)?;
+        Ok(self.oracle.rule_value(&game.position()).map(|d| match d.at_count(game.quiet_plies()) {
+            d @ (Dtz::Win(n) | Dtz::Loss(n)) => (d.name(), Some(n)),
+            d => (d.name(), None),
+        }))
+    }
+
     /// Every legal move with the value it gives the side that plays it (so
     /// a best move's value is the position's), sorted as `alq moves` sorts.
     /// All the moves share the oracle's budget (`movetime` or `nodes`):

@@ -79,3 +79,30 @@ def test_perfect_plays_in_a_game_and_never_loses_to_random():
     assert perfect.choose(game) is None
     with pytest.raises(aq.EvalError, match="unknown key"):
         aq.Player("perfect@colour=red")
+
+
+def test_rule_values_come_from_dtz_tables_and_count_the_games_plies(alq, tmp_path):
+    tb = tmp_path / "tb"
+    for kind in ("wdl", "dtz"):
+        alq("tb", "build", "--pieces", "4", "--kind", kind, "--out", str(tb), "--threads", "2")
+    oracle = aq.Oracle(tb=str(tb), movetime=0.5)
+    # 2v2, White to move: won under the rule, as `alq tb probe` says.
+    pos = "...../...../B.B../...../WW... w"
+    probe = alq("tb", "probe", "--tb", str(tb), "--position", pos).stdout
+    line = next(l for l in probe.splitlines() if l.startswith("under the 60-ply rule "))
+    value, plies = line.removeprefix("under the 60-ply rule ").split()
+    assert oracle.rule_value(pos) == (value, int(plies)) == ("win", int(plies))
+    # A game counts its plies without progress: after a sideways move (no
+    # capture, no forward move) the count is 1, and the value is the new
+    # position's with that count.
+    game = aq.Game(aq.Position(pos))
+    sideways = next(m for m in game.legal_moves() if "x" not in str(m) and str(m)[1] == str(m)[-1])
+    game.push(sideways)
+    assert game.quiet_plies == 1
+    after = oracle.rule_value(str(game.position))
+    assert after is not None
+    value, n = after
+    expected = after if n is None or n <= 59 else ("cursed-win" if value == "win" else "blessed-loss", None)
+    assert oracle.rule_value(game) == expected
+    # Without dtz tables: no rule value.
+    assert aq.Oracle(movetime=0.5).rule_value(pos) is None

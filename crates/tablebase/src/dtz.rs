@@ -312,6 +312,10 @@ mod tests {
         assert_eq!(Dtz::Win(10).under_rule(51), crate::Wdl::Draw);
         assert_eq!(Dtz::Loss(0).under_rule(60), crate::Wdl::Loss);
         assert_eq!(Dtz::CursedWin.under_rule(0), crate::Wdl::Draw);
+        assert_eq!(Dtz::Win(10).at_count(50), Dtz::Win(10));
+        assert_eq!(Dtz::Win(10).at_count(51), Dtz::CursedWin);
+        assert_eq!(Dtz::Loss(3).at_count(58), Dtz::BlessedLoss);
+        assert_eq!(Dtz::Draw.at_count(60), Dtz::Draw);
         assert_eq!(Dtz::CursedWin.infinite(), crate::Wdl::Win);
         assert_eq!(Dtz::BlessedLoss.infinite(), crate::Wdl::Loss);
     }

@@ -180,6 +180,18 @@ impl Dtz {
         }
     }
 
+    /// The value with `counted` plies already without progress: a win or a
+    /// loss whose distance no longer fits in what is left of the 60 plies
+    /// is only the infinite game's (cursed, blessed).
+    pub fn at_count(self, counted: u32) -> Dtz {
+        let left = NO_PROGRESS_PLIES.saturating_sub(counted);
+        match self {
+            Dtz::Win(d) if d > left => Dtz::CursedWin,
+            Dtz::Loss(d) if d > left => Dtz::BlessedLoss,
+            other => other,
+        }
+    }
+
     /// A short name: `win`, `cursed-win`, `draw`, `blessed-loss`, `loss`.
     pub fn name(self) -> &'static str {
         match self {

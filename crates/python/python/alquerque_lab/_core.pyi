@@ -696,6 +696,14 @@ class Oracle:
     def value(self, position: _Searchable) -> OracleAnswer:
         """The value of ``position`` (a ``Position``, a ``Game``'s current position,
         or position text) for its side to move."""
+    def rule_value(self, position: _Searchable) -> tuple[str, int | None] | None:
+        """The value under the 60-ply no-progress rule, for the side to move, where
+        the oracle's tables include distance-to-progress tables that cover the
+        position (``alq tb build --kind dtz``), else ``None``: ``(value, plies)``,
+        the value ``win``, ``loss``, ``draw``, ``cursed-win`` (won only without the
+        rule) or ``blessed-loss``, and for a win or a loss the plies to the next
+        capture or forward move. A ``Game`` counts the plies it has played
+        without progress; a position starts at 0."""
     def move_values(self, position: _Searchable) -> list[tuple[Move, OracleAnswer]]:
         """Every legal move with the value it gives the side that plays it (so
         a best move's value is the position's), sorted as ``alq moves`` sorts.
