@@ -157,7 +157,7 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
     // cover the position (a move's: the value for the side that plays it).
     let rule = |p: &alq_engine::Position| oracle.rule_value(p);
     let rule_of_move =
-        |mv: alq_engine::Move| rule(&pos.play(mv)).map(|r| dtz_for_mover(r, mv.is_progress(pos.side_to_move())));
+        |mv: alq_engine::Move| rule(&pos.play(mv)).map(|r| r.for_mover(mv.is_progress(pos.side_to_move())));
     if args.json {
         let mut out = answer_json(&value);
         out["position"] = pos.to_string().into();
@@ -195,23 +195,6 @@ pub fn run(args: OracleArgs) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// The value under the rule that a move gives the side that plays it, from
-/// the value of the position it reaches (count 0 there): a progress move is
-/// itself the next progress move (1 ply); a sideways move adds its ply to
-/// the count, which at the position asked about is taken as 0.
-fn dtz_for_mover(d: alq_tablebase::Dtz, progress: bool) -> alq_tablebase::Dtz {
-    use alq_tablebase::{Dtz, NO_PROGRESS_PLIES};
-    let after = |n: u32| if progress { 1 } else { n + 1 };
-    match d {
-        Dtz::Win(n) if after(n) <= NO_PROGRESS_PLIES => Dtz::Loss(after(n)),
-        Dtz::Loss(n) if after(n) <= NO_PROGRESS_PLIES => Dtz::Win(after(n)),
-        // One ply too many for the rule: the infinite game's result only.
-        Dtz::Win(_) | Dtz::CursedWin => Dtz::BlessedLoss,
-        Dtz::Loss(_) | Dtz::BlessedLoss => Dtz::CursedWin,
-        Dtz::Draw => Dtz::Draw,
-    }
 }
 
 /// `{"value": "win", "plies": 12}`: a value under the no-progress rule

@@ -434,11 +434,12 @@ impl<'a> Oracle<'a> {
         // A search that settles its question adds an answer, perhaps to a
         // position already stored with the other one (the count stays).
         let mut answered = false;
-        let mut ask = |solver: &mut ThresholdSolver<'a>, side: Side, share: f64| -> Result<Outcome, OracleError> {
+        // `parts`: the question takes 1 / parts of what is left.
+        let mut ask = |solver: &mut ThresholdSolver<'a>, side: Side, parts: usize| -> Result<Outcome, OracleError> {
             if let Some(known) = solver.stored(pos, side) {
                 return Ok(if known { Outcome::Proven } else { Outcome::Disproven });
             }
-            let budget = remaining(budget, nodes, start, share);
+            let budget = budget.share(nodes, start, parts);
             if budget.is_spent() {
                 return Ok(Outcome::Unknown);
             }
@@ -447,12 +448,12 @@ impl<'a> Oracle<'a> {
             answered |= result.outcome != Outcome::Unknown;
             Ok(result.outcome)
         };
-        let mut ours = ask(&mut solver, mover, 0.5)?;
+        let mut ours = ask(&mut solver, mover, 2)?;
         let mut theirs = Outcome::Unknown;
         if ours != Outcome::Proven {
-            theirs = ask(&mut solver, mover.opponent(), 1.0)?;
+            theirs = ask(&mut solver, mover.opponent(), 1)?;
             if ours == Outcome::Unknown && theirs == Outcome::Disproven {
-                ours = ask(&mut solver, mover, 1.0)?;
+                ours = ask(&mut solver, mover, 1)?;
             }
         }
         let settled = |o: Outcome| match o {
@@ -622,15 +623,5 @@ impl Drop for Oracle<'_> {
         if let Err(e) = self.save() {
             eprintln!("oracle: the store was not written: {e}");
         }
-    }
-}
-
-/// What is left of `budget` after `nodes` spent since `start`, of which a
-/// search may take `share`.
-fn remaining(budget: Budget, nodes: u64, start: Instant, share: f64) -> Budget {
-    Budget {
-        nodes: budget.nodes.map(|n| (n.saturating_sub(nodes) as f64 * share).ceil() as u64),
-        time: budget.time.map(|t| t.saturating_sub(start.elapsed()).mul_f64(share)),
-        memory_bytes: budget.memory_bytes,
     }
 }

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
-use alq_engine::MoveList;
+use alq_engine::{MoveList, Side};
 use rayon::prelude::*;
 
 use crate::error::TbError;
@@ -179,12 +179,10 @@ fn verify_class(tb: &Tablebase, own: &Table, kind: Kind) -> Result<(), TbError> 
                     (stored != expected).then(|| (stored.to_string(), expected.to_string()))
                 }
                 Kind::Dtz => {
-                    // Progress: a capture, or a forward move (stored form:
-                    // the mover moves up a rank).
+                    // The stored form's position has White to move.
                     let expected = crate::dtz::expected(moves.iter().map(|&mv| {
                         let (t, k) = successor_view(mv);
-                        let progress = !mv.captured().is_empty() || mv.to().index() / 5 > mv.from().index() / 5;
-                        (progress, *t.byte(k))
+                        (mv.is_progress(Side::White), *t.byte(k))
                     }));
                     let stored = crate::Dtz::from_byte(*view.byte(i));
                     let show = |v: Option<crate::Dtz>| v.map_or("a byte never written".to_string(), |v| v.to_string());

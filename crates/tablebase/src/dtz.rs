@@ -75,6 +75,37 @@ fn exit_of(reached: u8, limit: u32) -> Exit {
     }
 }
 
+/// The progress moves of a position seen so far, by what they give it.
+#[derive(Default)]
+struct Exits {
+    /// The shortest win.
+    best: Option<u32>,
+    /// A move that does not lose.
+    never_loses: bool,
+    /// The longest loss (0 when none).
+    most: u32,
+}
+
+impl Exits {
+    fn add(&mut self, exit: Exit) {
+        match exit {
+            Exit::Win(d) => self.best = Some(self.best.map_or(d, |b| b.min(d))),
+            Exit::Draw => self.never_loses = true,
+            Exit::Loss(d) => self.most = self.most.max(d),
+        }
+    }
+
+    /// The position's queue code when these are all its moves: its win, or
+    /// its loss when no move holds (a loss in 0 without moves); `None` for
+    /// a draw.
+    fn settled(&self) -> Option<usize> {
+        match self.best {
+            Some(d) => Some(code(d, false)),
+            None => (!self.never_loses).then(|| code(self.most, true)),
+        }
+    }
+}
+
 /// The walk's queue code: twice the distance, plus one for a loss.
 #[inline]
 fn code(d: u32, loss: bool) -> usize {
@@ -169,7 +200,7 @@ fn solve_pair<'a>(ctx: &Context<'a>, pair: Pair, work: &mut Work<'a>) {
                 return;
             }
             let empty = !(us | them) & ALL;
-            let (mut side_moves, mut never_loses, mut best, mut most) = (0u32, false, u32::MAX, 0u32);
+            let (mut side_moves, mut exits) = (0u32, Exits::default());
             for f in Bitboard(us) {
                 let fi = f.index();
                 let to = ctx.rules.steps[0][fi].0 & empty;
@@ -177,37 +208,38 @@ fn solve_pair<'a>(ctx: &Context<'a>, pair: Pair, work: &mut Work<'a>) {
                 side_moves += (to & rank).count_ones();
                 for t in Bitboard(to & !rank) {
                     let moved = us ^ (1 << fi) ^ (1 << t.index());
-                    match exit_of(next_store.get(next.place(rotate(them), rotate(moved))), ctx.limit) {
-                        Exit::Win(d) => best = best.min(d),
-                        Exit::Draw => never_loses = true,
-                        Exit::Loss(d) => most = most.max(d),
-                    }
+                    exits.add(exit_of(next_store.get(next.place(rotate(them), rotate(moved))), ctx.limit));
                 }
             }
-            count[k][l as usize] = side_moves as u8 | if never_loses || best != u32::MAX { NEVER_LOSES } else { 0 };
-            worst[k][l as usize] = most as u8;
-            if best != u32::MAX {
-                buckets[code(best, false)].push(pack(us, them, k));
-            } else if side_moves == 0 && !never_loses {
-                // Every move a losing progress move, or no move at all (a
-                // loss now, distance 0).
-                buckets[code(most, true)].push(pack(us, them, k));
+            let holds = exits.never_loses || exits.best.is_some();
+            count[k][l as usize] = side_moves as u8 | if holds { NEVER_LOSES } else { 0 };
+            worst[k][l as usize] = exits.most as u8;
+            // A win now, or (no sideways move) a loss: every move a losing
+            // progress move, or no move at all (a loss in 0).
+            if let Some(c) = exits.settled().filter(|_| exits.best.is_some() || side_moves == 0) {
+                buckets[c].push(pack(us, them, k));
             }
         });
         flush_captures(captures, buckets, ctx.limit);
     }
-    // 2. Sideways retrograde, in increasing distance.
-    for c in 0..work.buckets.len() {
+    // 2. Sideways retrograde, in increasing distance. A loss held at the
+    //    cap passes back a win held at the cap, one bucket below it: the two
+    //    last buckets are taken again until both are empty.
+    let capped = code(CAP, false);
+    let mut c = 0;
+    while c < work.buckets.len() {
+        let Some(e) = work.buckets[c].pop() else {
+            c = if c > capped && !work.buckets[capped].is_empty() { capped } else { c + 1 };
+            continue;
+        };
         let (d, loss) = ((c / 2) as u32, c % 2 == 1);
-        while let Some(e) = work.buckets[c].pop() {
-            let (us, them, k) = unpack(e);
-            let l = slice(k).local(us, them) as usize;
-            if work.val[k][l] != 0 {
-                continue;
-            }
-            work.val[k][l] = byte_of(d, loss, ctx.limit);
-            walk_back(ctx, work, us, them, d, loss, slice(partner(k)), partner(k));
+        let (us, them, k) = unpack(e);
+        let l = slice(k).local(us, them) as usize;
+        if work.val[k][l] != 0 {
+            continue;
         }
+        work.val[k][l] = byte_of(d, loss, ctx.limit);
+        walk_back(ctx, work, us, them, d, loss, slice(partner(k)), partner(k));
     }
     // 3. Draws stay 0; mirror images take their canonical position's value.
     crate::slices::store_pair(&ctx.classes, &ctx.stores, pair, &mut work.val);
@@ -217,18 +249,12 @@ fn solve_pair<'a>(ctx: &Context<'a>, pair: Pair, work: &mut Work<'a>) {
 /// a capture is a progress move, so its successor's value enters as an exit.
 fn flush_captures(captures: &mut Vec<(u64, TableView<'_>, u64)>, buckets: &mut [Vec<u64>], limit: u32) {
     for group in captures.chunk_by(|a, b| a.0 == b.0) {
-        let (mut best, mut never_loses, mut most) = (u32::MAX, false, 0u32);
+        let mut exits = Exits::default();
         for (_, table, i) in group {
-            match exit_of(*table.byte(*i), limit) {
-                Exit::Win(d) => best = best.min(d),
-                Exit::Draw => never_loses = true,
-                Exit::Loss(d) => most = most.max(d),
-            }
+            exits.add(exit_of(*table.byte(*i), limit));
         }
-        if best != u32::MAX {
-            buckets[code(best, false)].push(group[0].0);
-        } else if !never_loses {
-            buckets[code(most, true)].push(group[0].0);
+        if let Some(c) = exits.settled() {
+            buckets[c].push(group[0].0);
         }
     }
     captures.clear();
@@ -256,38 +282,20 @@ fn walk_back(ctx: &Context<'_>, work: &mut Work<'_>, us: u32, them: u32, d: u32,
 
 /// The value a position must hold given its moves, each a progress move or
 /// not with the byte of the position it reaches (the local rule `alq tb
-/// verify` checks every entry against). A cursed result counts as longer
-/// than the rule allows: the local rule cannot tell a cursed win from a
-/// draw that claims one around a cycle, so `verify` also compares each
-/// entry's infinite-game value with the folder's other tables.
+/// verify` checks every entry against): the best that a move gives its
+/// mover ([`Dtz::for_mover`]), a loss in 0 without moves; `None` for a byte
+/// never written. The local rule cannot tell a cursed win from a draw that
+/// claims one around a cycle, so `verify` also compares each entry's
+/// infinite-game value with the folder's other tables.
 pub(crate) fn expected(moves: impl IntoIterator<Item = (bool, u8)>) -> Option<Dtz> {
-    let (mut best, mut never_loses, mut most, mut any) = (u32::MAX, false, 0u32, false);
+    let mut best = Dtz::Loss(0);
     for (progress, byte) in moves {
-        any = true;
-        let exit = if progress {
-            exit_of(byte, NO_PROGRESS_PLIES)
-        } else {
-            match Dtz::from_byte(byte)? {
-                Dtz::Loss(d) => Exit::Win(d + 1),
-                Dtz::BlessedLoss => Exit::Win(NO_PROGRESS_PLIES + 1),
-                Dtz::Draw => Exit::Draw,
-                Dtz::CursedWin => Exit::Loss(NO_PROGRESS_PLIES + 1),
-                Dtz::Win(d) => Exit::Loss(d + 1),
-            }
-        };
-        match exit {
-            Exit::Win(d) => best = best.min(d),
-            Exit::Draw => never_loses = true,
-            Exit::Loss(d) => most = most.max(d),
+        let value = Dtz::from_byte(byte)?.for_mover(progress);
+        if value.preference() > best.preference() {
+            best = value;
         }
     }
-    Dtz::from_byte(if best != u32::MAX {
-        byte_of(best, false, NO_PROGRESS_PLIES)
-    } else if never_loses {
-        0
-    } else {
-        byte_of(if any { most } else { 0 }, true, NO_PROGRESS_PLIES)
-    })
+    Some(best)
 }
 
 #[cfg(test)]

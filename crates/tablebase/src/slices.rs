@@ -448,7 +448,7 @@ pub(crate) fn store_pair(classes: &[ClassSlices], stores: &[Store], pair: Pair, 
 
 /// A unit's pairs by their progress (index), each progress's largest pairs
 /// first, so that the threads solving them finish together.
-pub(crate) fn pairs_by_progress(classes: &[ClassSlices], unit: &[Material]) -> Vec<Vec<Pair>> {
+fn pairs_by_progress(classes: &[ClassSlices], unit: &[Material]) -> Vec<Vec<Pair>> {
     let partner = |k: usize| if unit.len() == 2 { 1 - k } else { 0 };
     let mut by_progress: Vec<Vec<Pair>> = vec![Vec::new(); 4 * 24 + 1];
     let first = &classes[0];

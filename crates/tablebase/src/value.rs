@@ -101,15 +101,15 @@ mod tests {
     }
 }
 
-/// Distance-to-progress values (value encoding 3; the solver is `dtz.rs`):
-/// 0 draw; 1 to 60 a win in that many plies to the next progress move; 61 a
-/// cursed win; 62 a blessed loss; 64 + d a loss in d plies (64 to 124).
 /// Plies without a capture or a forward move after which a game is drawn
 /// (docs/rules.md; the default of the engine's adjudication).
 pub const NO_PROGRESS_PLIES: u32 = 60;
 
 /// A value under the no-progress rule, for the side to move, with the count
-/// of plies without progress at 0.
+/// of plies without progress at 0. Stored one byte each (value encoding 3;
+/// the solver is `dtz.rs`): 0 draw; 1 to 60 a win in that many plies to the
+/// next progress move; 61 a cursed win; 62 a blessed loss; 64 + d a loss in
+/// d plies (64 to 124).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dtz {
     /// Won under the rule, this many plies (1 to 60) to the next progress
@@ -172,10 +172,9 @@ impl Dtz {
     /// As [`Dtz::under_rule`], for tables built with another limit (tests:
     /// `build_dtz_with_limit`).
     pub fn under_limit(self, limit: u32, counted: u32) -> Wdl {
-        let left = limit.saturating_sub(counted);
-        match self {
-            Dtz::Win(d) if d <= left => Wdl::Win,
-            Dtz::Loss(d) if d <= left => Wdl::Loss,
+        match self.fitting(limit.saturating_sub(counted)) {
+            Dtz::Win(_) => Wdl::Win,
+            Dtz::Loss(_) => Wdl::Loss,
             _ => Wdl::Draw,
         }
     }
@@ -184,11 +183,47 @@ impl Dtz {
     /// loss whose distance no longer fits in what is left of the 60 plies
     /// is only the infinite game's (cursed, blessed).
     pub fn at_count(self, counted: u32) -> Dtz {
-        let left = NO_PROGRESS_PLIES.saturating_sub(counted);
+        self.fitting(NO_PROGRESS_PLIES.saturating_sub(counted))
+    }
+
+    /// The value when `left` plies are left before the rule draws: a win or
+    /// a loss longer than that only the infinite game's.
+    fn fitting(self, left: u32) -> Dtz {
         match self {
             Dtz::Win(d) if d > left => Dtz::CursedWin,
             Dtz::Loss(d) if d > left => Dtz::BlessedLoss,
             other => other,
+        }
+    }
+
+    /// The value a move gives the side that plays it, from the value of the
+    /// position it reaches (for the other side, its count at 0 there when
+    /// the move is a `progress` move): a progress move is itself the next
+    /// progress move (1 ply); a sideways move adds its ply to the reached
+    /// position's distance, and a distance past the 60 plies is cursed or
+    /// blessed. The count before the move is taken as 0.
+    pub fn for_mover(self, progress: bool) -> Dtz {
+        let after = |n: u32| if progress { 1 } else { n + 1 };
+        match self {
+            Dtz::Win(n) => Dtz::Loss(after(n)),
+            Dtz::Loss(n) => Dtz::Win(after(n)),
+            Dtz::CursedWin => Dtz::BlessedLoss,
+            Dtz::BlessedLoss => Dtz::CursedWin,
+            Dtz::Draw => Dtz::Draw,
+        }
+        .fitting(NO_PROGRESS_PLIES)
+    }
+
+    /// How much the side to move likes this value (greater is better): a
+    /// win under the rule, the sooner the better; a cursed win; a draw; a
+    /// blessed loss; a loss under the rule, the later the better.
+    pub fn preference(self) -> i64 {
+        match self {
+            Dtz::Win(d) => 3000 - i64::from(d),
+            Dtz::CursedWin => 1000,
+            Dtz::Draw => 0,
+            Dtz::BlessedLoss => -1000,
+            Dtz::Loss(d) => -3000 + i64::from(d),
         }
     }
 
