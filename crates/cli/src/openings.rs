@@ -74,11 +74,13 @@ pub struct OpeningsArgs {
     /// printed.
     #[arg(long, value_name = "GOALS", value_delimiter = ',', requires = "solve")]
     solve_goal: Vec<String>,
-    /// With --solve-goal: write, per goal, the certificate of the shallowest
-    /// position (the start with the default line) to DIR/start-GOAL.cert.
-    /// Every search then writes a certificate and uses as leaves only
-    /// positions certified by earlier searches of its goal (draw goals), so
-    /// the file is one proof that `alq solve --check` verifies.
+    /// With --solve-goal: write, per goal, the certificate of the start to
+    /// DIR/start-GOAL.cert, and of each first move's position settled by the
+    /// goal to DIR/MOVE-GOAL2.cert (GOAL2 is what the file proves: the goal,
+    /// or its opposite where the goal is disproven). Every search then
+    /// writes a certificate and uses as leaves only positions certified by
+    /// earlier searches of its goal (draw goals), so each file is one proof
+    /// that `alq solve --check` verifies.
     #[arg(long, value_name = "DIR", requires = "solve_goal")]
     solve_certificates: Option<PathBuf>,
     /// Evaluator that guides the threshold searches of --solve-goal.
@@ -171,24 +173,30 @@ fn solve_book_goals(
     eval.check_rules(rules).map_err(|e| anyhow::anyhow!("--solve-eval {}: {e}", args.solve_eval))?;
     bar.set_length((entries.len() * goals.len()) as u64);
     let certify = args.solve_certificates.is_some();
-    let book::SolvedGoals { outcomes, certificates, nodes } =
+    let book::SolvedGoals { outcomes, certificates, below, nodes } =
         pool.install(|| book::solve_goals(rules, entries, tb, &eval, &goals, budget, certify, || bar.inc(1)))?;
     bar.finish_and_clear();
     if let Some(dir) = &args.solve_certificates {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        for (goal, cert) in goals.iter().zip(&certificates) {
+        let write = |name: &str, cert: &alq_solver::Certificate| -> anyhow::Result<()> {
+            // Only what the root reaches: earlier searches' proofs it cites
+            // come along, the others not.
+            let cert = cert.lean();
+            let file = dir.join(format!("{name}-{}.cert", cert.goal));
+            cert.write(&file)?;
+            eprintln!("certificate {} ({} positions, proves {})", file.display(), cert.entries.len(), cert.goal);
+            Ok(())
+        };
+        for ((goal, cert), below) in goals.iter().zip(&certificates).zip(&below) {
             match cert {
-                Some(cert) => {
-                    let file = dir.join(format!("start-{}.cert", cert.goal));
-                    cert.write(&file)?;
-                    eprintln!(
-                        "certificate {} ({} positions, proves {})",
-                        file.display(),
-                        cert.entries.len(),
-                        cert.goal
-                    );
-                }
+                Some(cert) => write("start", cert)?,
                 None => eprintln!("no certificate for {goal}: the shallowest position is not settled"),
+            }
+            // Each first move's position settled for this goal has its own.
+            for (i, cert) in below {
+                let line = &entries[*i].line;
+                let name = line.rsplit(' ').next().unwrap_or(line);
+                write(name, cert)?;
             }
         }
     }

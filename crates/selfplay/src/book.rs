@@ -155,10 +155,13 @@ pub fn solve_exact(
 ///
 /// With `certify`, every search writes a certificate and uses as leaves only
 /// positions of earlier certificates of its goal (draw goals: every position
-/// a search held for the defender) and, for draw goals, positions an earlier
-/// search found won for the attacker, so the certificate of the shallowest
+/// a search held for the defender; win goals: every position an earlier
+/// search proved won, its certificate cited with lower ranks) and, for draw
+/// goals, positions an earlier search found won for the attacker, so the certificate of the shallowest
 /// position (the first entry with the fewest plies), returned per goal, is
-/// one checkable proof when the goal is proven there.
+/// one checkable proof when the goal is proven there. The certificates of
+/// the entries one ply below it (after each first move, with the default
+/// line) are returned too, each a proof of its own.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_goals(
     rules: RuleSet,
@@ -172,6 +175,7 @@ pub fn solve_goals(
 ) -> Result<SolvedGoals, alq_solver::SolveError> {
     use alq_solver::Outcome;
     let (order, positions) = deepest_first(entries);
+    let shallowest = entries.iter().map(|e| e.plies).min().unwrap_or(0);
     let per_goal = goals
         .par_iter()
         .map(|&goal| {
@@ -182,26 +186,38 @@ pub fn solve_goals(
             // found earlier may end later searches (a defender's strategy
             // never enters them).
             solver.attacker_wins_as_leaves = !goal.is_win();
+            // Win goals cite the certified wins below them instead.
+            solver.cite_wins = certify && goal.is_win();
             let mut outcomes = vec![Outcome::Unknown; positions.len()];
             let mut top = None;
+            let mut below = Vec::new();
             let mut nodes = 0;
             for &i in &order {
                 let result = solver.solve(&positions[i], goal, budget, &mut |_| {})?;
                 outcomes[i] = result.outcome;
                 nodes += result.nodes;
                 // Deepest first: the last entry is the shallowest.
-                top = result.certificate;
+                if let Some(cert) = result.certificate {
+                    if entries[i].plies == shallowest + 1 {
+                        below.push((i, cert.clone()));
+                    }
+                    top = Some(cert);
+                } else {
+                    top = None;
+                }
                 on_done();
             }
-            Ok((outcomes, top, nodes))
+            Ok((outcomes, top, below, nodes))
         })
         .collect::<Result<Vec<_>, alq_solver::SolveError>>()?;
     let mut certificates = Vec::new();
+    let mut below = Vec::new();
     let mut nodes = Vec::new();
     let per_goal: Vec<Vec<Outcome>> = per_goal
         .into_iter()
-        .map(|(o, c, n)| {
+        .map(|(o, c, b, n)| {
             certificates.push(c);
+            below.push(b);
             nodes.push(n);
             o
         })
@@ -212,7 +228,7 @@ pub fn solve_goals(
             entry.exact_value = value_from_goals(pos.side_to_move(), goals, found);
         }
     }
-    Ok(SolvedGoals { outcomes, certificates, nodes })
+    Ok(SolvedGoals { outcomes, certificates, below, nodes })
 }
 
 /// What [`solve_goals`] settled.
@@ -223,6 +239,10 @@ pub struct SolvedGoals {
     /// Per goal, the certificate of the shallowest position when asked for
     /// and settled there.
     pub certificates: Vec<Option<alq_solver::Certificate>>,
+    /// Per goal, the certificates of the entries one ply below the
+    /// shallowest (after each first move), by entry index, when asked for:
+    /// of the goal where it was proven, of its opposite where disproven.
+    pub below: Vec<Vec<(usize, alq_solver::Certificate)>>,
     /// Per goal, the positions expanded by all its searches.
     pub nodes: Vec<u64>,
 }
@@ -328,5 +348,98 @@ mod tests {
         // Nothing settled.
         assert_eq!(v(Side::White, &[WhiteDraws, BlackDraws], &[Unknown, Unknown]), "");
         assert_eq!(v(Side::White, &[], &[]), "");
+    }
+
+    /// Certified win goals over a small tree (a root, its replies, their
+    /// replies): each settled reply of the root comes with a certificate of
+    /// its own, of the goal where proven and of its opposite where
+    /// disproven, and a proven root's certificate holds the proofs of the
+    /// replies its strategy reaches whole, and checks. (That later win
+    /// searches cite earlier ones, and save expansions doing so, is tested
+    /// on the solver: `certified_wins_are_cited_by_later_win_proofs`.)
+    #[test]
+    fn certified_trees_give_each_first_move_its_certificate() {
+        use alq_engine::{Bitboard, RuleSet};
+        use alq_solver::{check_certificate, Budget, Goal, Outcome};
+        use rand::{Rng, SeedableRng};
+        let dir = std::env::temp_dir().join(format!("alq-book-certified-tb3-{}", std::process::id()));
+        let options = alq_tablebase::BuildOptions {
+            pieces: 3,
+            shard: None,
+            rules: RuleSet::BrainKing,
+            kind: alq_tablebase::Kind::Wdl,
+        };
+        alq_tablebase::build(&dir, &options, &mut |_| {}).unwrap();
+        let tb = alq_tablebase::Tablebase::open(&dir).unwrap();
+        let entry = |line: String, plies, position| BookEntry {
+            line,
+            plies,
+            position,
+            score: Score::Cp(0),
+            best_move: None,
+            exact_value: None,
+        };
+        let budget = Budget { nodes: Some(200_000), time: None, memory_bytes: 1 << 28 };
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(41);
+        let (mut roots, mut below_checked, mut citing) = (0, 0, 0);
+        while roots < 6 {
+            // Five pieces, at least two of each side, White to move.
+            let points = rand::seq::index::sample(&mut rng, 25, 5);
+            let mut sides = [0u32; 2];
+            for (i, p) in points.iter().enumerate() {
+                let white = i < 2 || (i == 4 && rng.gen_bool(0.5));
+                sides[usize::from(!white)] |= 1 << p;
+            }
+            let root = Position::from_parts(Bitboard(sides[0]), Bitboard(sides[1]), alq_engine::Side::White);
+            let mut entries = vec![entry(String::new(), 0, root)];
+            for mv in root.legal_moves() {
+                let child = root.play(mv);
+                entries.push(entry(mv.to_string(), 1, child));
+                for r in child.legal_moves() {
+                    entries.push(entry(format!("{mv} {r}"), 2, child.play(r)));
+                }
+            }
+            let goals = [Goal::WhiteWins];
+            let solved = super::solve_goals(
+                RuleSet::BrainKing,
+                &mut entries,
+                Some(&tb),
+                &super::EvalSpec::parse("hce").unwrap(),
+                &goals,
+                &budget,
+                true,
+                || {},
+            )
+            .unwrap();
+            if solved.outcomes[0][0] != Outcome::Proven {
+                continue;
+            }
+            roots += 1;
+            let cert = solved.certificates[0].as_ref().expect("a settled root has its certificate");
+            assert_eq!(cert.goal, Goal::WhiteWins);
+            check_certificate(cert, &root, Some(&tb)).unwrap_or_else(|e| panic!("{root}: {e}"));
+            // One certificate per settled reply of the root, of the goal or its opposite.
+            let settled = (1..entries.len())
+                .filter(|&i| entries[i].plies == 1 && solved.outcomes[i][0] != Outcome::Unknown)
+                .count();
+            assert_eq!(solved.below[0].len(), settled, "{root}");
+            for (i, c) in &solved.below[0] {
+                assert_eq!(entries[*i].plies, 1);
+                let proven = solved.outcomes[*i][0] == Outcome::Proven;
+                assert_eq!(c.goal == Goal::WhiteWins, proven, "{}", entries[*i].line);
+                check_certificate(c, &entries[*i].position, Some(&tb))
+                    .unwrap_or_else(|e| panic!("{} after {root}: {e}", entries[*i].line));
+                below_checked += 1;
+                // The root's proof takes in a proven reply's proof whole
+                // (same entries, same ranks) when its strategy reaches it.
+                let held: std::collections::HashMap<u64, _> = cert.entries.iter().map(|e| (e.key, *e)).collect();
+                if proven && c.entries.iter().all(|e| held.get(&e.key) == Some(e)) {
+                    citing += 1;
+                }
+            }
+        }
+        assert!(below_checked >= 6, "{below_checked} first-move certificates checked");
+        assert!(citing >= 3, "root proofs holding a reply's proof whole: {citing}");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

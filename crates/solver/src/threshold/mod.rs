@@ -209,6 +209,14 @@ pub struct ThresholdSolver<'a> {
     /// attacker wins may then rest on them and comes without a certificate.
     /// Off by default; the opening-tree solver turns it on for draw goals.
     pub attacker_wins_as_leaves: bool,
+    /// With certificates: whether win-goal certificates are kept too, so
+    /// that later searches of the same win end at their positions and cite
+    /// them. A win's entries carry ranks, so a certificate citing earlier
+    /// ones ranks its own entries above every kept one (falling ranks stay
+    /// falling), and where a cited proof and the new one share a position
+    /// the earlier entry stands. Off by default; the opening-tree solver
+    /// turns it on, deepest positions first.
+    pub cite_wins: bool,
     /// Where and how often an unsettled search saves its state.
     checkpoint: Option<(PathBuf, Duration)>,
 }
@@ -234,6 +242,7 @@ impl<'a> ThresholdSolver<'a> {
             certificates: false,
             certified: Vec::new(),
             attacker_wins_as_leaves: false,
+            cite_wins: false,
             checkpoint: None,
         }
     }
@@ -344,6 +353,10 @@ impl<'a> ThresholdSolver<'a> {
             let draws = Goal::draws_of(attacker.opponent());
             if self.certified_for(draws).is_some_and(|c| c.contains_key(&pos.key())) {
                 return Ok(Some((false, Known::Store)));
+            }
+            // Wins this solver certified earlier (with `cite_wins`).
+            if self.certified_for(Goal::wins_of(attacker)).is_some_and(|c| c.contains_key(&pos.key())) {
+                return Ok(Some((true, Known::Store)));
             }
             let won = self.attacker_wins_as_leaves && self.stored(pos, attacker) == Some(true);
             return Ok(won.then_some((true, Known::Store)));

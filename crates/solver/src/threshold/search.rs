@@ -226,6 +226,9 @@ impl ThresholdSolver<'_> {
         };
         if self.certificates {
             self.remember_held(g, status, attacker)?;
+            if let Some(cert) = certificate.as_ref().filter(|c| c.goal.is_win()) {
+                self.remember(cert.goal, &cert.entries);
+            }
         }
         let result = ThresholdResult {
             goal,

@@ -17,13 +17,14 @@ impl ThresholdSolver<'_> {
         self.certified.iter().find(|(g, _)| *g == goal).map(|(_, c)| c)
     }
 
-    /// Keeps draw-goal entries, so that later searches of the same question
-    /// use their positions as leaves and cite them. `entries` must be closed
+    /// Keeps draw-goal entries (and win-goal ones with `cite_wins`), so that
+    /// later searches of the same question use their positions as leaves and
+    /// cite them. `entries` must be closed
     /// (every move and every opponent reply leads to an entry of the set, of
     /// an earlier set, or a leaf among them); a set that would take the
     /// certified positions past `max_store` is left out whole, never in part.
-    fn remember(&mut self, goal: Goal, entries: &[Entry]) {
-        if goal.is_win() {
+    pub(super) fn remember(&mut self, goal: Goal, entries: &[Entry]) {
+        if goal.is_win() && !self.cite_wins {
             return;
         }
         if self.certified_for(goal).is_none() {
@@ -109,11 +110,17 @@ impl ThresholdSolver<'_> {
     ) -> Result<Option<(Goal, Vec<Entry>)>, SolveError> {
         let holder = if wins { attacker } else { attacker.opponent() };
         let goal = if wins { Goal::wins_of(holder) } else { Goal::draws_of(holder) };
+        // A win citing earlier wins ranks its own entries above all of them.
+        let rank_offset = match self.certified_for(goal).filter(|_| wins) {
+            Some(earlier) => earlier.values().map(|e| e.rank).max().map_or(0, |r| r + 1),
+            None => 0,
+        };
         let mut walk = Walk {
             solver: self,
             g,
             status,
             rank,
+            rank_offset,
             holder,
             wins,
             goal,
@@ -139,13 +146,20 @@ impl ThresholdSolver<'_> {
     }
 
     /// Adds the entries of the earlier proofs of `goal` that the positions
-    /// `cited` reach (entries already in `entries` take precedence: each is
-    /// valid on its own).
+    /// `cited` reach. For a draw goal, entries already in `entries` take
+    /// precedence (each is valid on its own, ranks 0); for a win goal the
+    /// earlier entry replaces the new one, so that every step from an
+    /// earlier entry keeps to the earlier proofs' lower ranks.
     fn cite(&self, goal: Goal, entries: &mut Vec<Entry>, mut cited: Vec<u64>) {
         let Some(earlier) = self.certified_for(goal).filter(|_| !cited.is_empty()) else { return };
-        let mut have: KeyMap<()> = entries.iter().map(|e| (e.key, ())).collect();
+        let mut have: KeyMap<usize> = entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
+        let mut taken: KeyMap<()> = KeyMap::default();
         while let Some(k) = cited.pop() {
-            if have.insert(k, ()).is_some() {
+            if taken.insert(k, ()).is_some() {
+                continue;
+            }
+            let mine = have.get(&k).copied();
+            if mine.is_some() && !goal.is_win() {
                 continue;
             }
             let e = *earlier.get(&k).expect("cited positions are certified");
@@ -155,7 +169,13 @@ impl ThresholdSolver<'_> {
                 Step::All => cited.extend(pos.legal_moves_in(self.rules).iter().map(|&mv| pos.play(mv).key())),
                 Step::Table(_) | Step::End => {}
             }
-            entries.push(e);
+            match mine {
+                Some(i) => entries[i] = e,
+                None => {
+                    have.insert(k, entries.len());
+                    entries.push(e);
+                }
+            }
         }
     }
 }
@@ -168,6 +188,9 @@ struct Walk<'w, 'a> {
     status: &'w [Status],
     /// Ranks of the sure attractor (for a win; unused for a draw).
     rank: &'w [u32],
+    /// Added to every rank of a win's own entries: above the ranks of the
+    /// earlier wins it may cite.
+    rank_offset: u32,
     /// The side whose strategy it is.
     holder: Side,
     wins: bool,
@@ -211,7 +234,8 @@ impl Walk<'_, '_> {
             }
             Step::All
         };
-        self.entries.push(Entry { key: k, rank: if self.wins { self.rank[i] } else { 0 }, step });
+        let rank = if self.wins { self.rank[i] + self.rank_offset } else { 0 };
+        self.entries.push(Entry { key: k, rank, step });
         Ok(true)
     }
 
