@@ -156,6 +156,22 @@ impl Move {
 /// Calls `f` with every legal move of `pos`, once per jump *path* (two paths of one capture both come). Captures
 /// are mandatory: simple moves come only when no capture exists.
 pub fn for_each_path(rules: Rules, pos: &Pos, f: &mut dyn FnMut(&Move)) {
+    if for_each_capture(rules, pos, f) {
+        return;
+    }
+    // Simple moves: one step along a moving direction to an empty point, never from a frozen last row.
+    let (us, them) = pos.us_them();
+    let (dirs, last_row) = moving(rules, pos.black_to_move);
+    let empty = ALL_POINTS & !(us | them);
+    for from in bits(us).filter(|&p| p / 5 != last_row) {
+        for to in dirs.iter().filter_map(|&d| step(from, d)).filter(|&to| empty >> to & 1 == 1) {
+            f(&Move { from: from as u8, to: to as u8, captured: 0, path: [to as u8; 16], len: 1 });
+        }
+    }
+}
+
+/// The capture paths of [`for_each_path`] alone; whether there was any (then they are the legal moves).
+pub fn for_each_capture(rules: Rules, pos: &Pos, f: &mut dyn FnMut(&Move)) -> bool {
     let (us, them) = pos.us_them();
     let (dirs, last_row) = moving(rules, pos.black_to_move);
     let empty = ALL_POINTS & !(us | them);
@@ -172,15 +188,19 @@ pub fn for_each_path(rules: Rules, pos: &Pos, f: &mut dyn FnMut(&Move)) {
             continue_jumps(land, them & !(1 << mid), blocked, &mut m, f);
         }
     }
-    if any_capture {
-        return;
-    }
-    // Simple moves: one step along a moving direction to an empty point, never from a frozen last row.
+    any_capture
+}
+
+/// How many simple moves [`for_each_path`] gives a position without captures (as it would, one by one).
+pub fn simple_moves(rules: Rules, pos: &Pos) -> u8 {
+    let (us, them) = pos.us_them();
+    let (dirs, last_row) = moving(rules, pos.black_to_move);
+    let empty = ALL_POINTS & !(us | them);
+    let mut n = 0;
     for from in bits(us).filter(|&p| p / 5 != last_row) {
-        for to in dirs.iter().filter_map(|&d| step(from, d)).filter(|&to| empty >> to & 1 == 1) {
-            f(&Move { from: from as u8, to: to as u8, captured: 0, path: [to as u8; 16], len: 1 });
-        }
+        n += dirs.iter().filter_map(|&d| step(from, d)).filter(|&to| empty >> to & 1 == 1).count() as u8;
     }
+    n
 }
 
 /// After a jump to `at`: jump again along any line while possible (captured pieces are already gone from

@@ -15,7 +15,11 @@
 //!
 //! Both rule sets are symmetric under turning the board upside down and swapping the colours ([`flip`]): class
 //! (w, b) is class (b, w) seen from the other side. Only classes with w ≥ b are built; a position of a class with
-//! fewer White pieces is looked up flipped.
+//! fewer White pieces is looked up flipped. They are symmetric under the mirror image too (files a↔e, [`mirror`]):
+//! a position and its mirror image share the entry of whichever is [`canonical`], and only canonical positions
+//! are computed (half the work). A position's simple moves then count its successors one by one, but a newly
+//! decided position P tells its canonical predecessors once for P and its mirror image together, so step 2 weighs
+//! each report by how many of the predecessor's moves reach {P, mirror P} (see `reports`).
 //!
 //! Simple moves may cycle (sideways under both rule sets, backward too in classic). That needs nothing special: a
 //! position is decided only from successors decided before it, and positions never decided are draws.
@@ -26,7 +30,7 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
-use crate::{bits, for_each_path, moving, step, Pos, Rules, ALL_POINTS};
+use crate::{bits, for_each_capture, moving, simple_moves, step, Pos, Rules, ALL_POINTS};
 
 /// A value for the side to move, best first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,6 +56,7 @@ const COUNTED: u8 = 249;
 const WIN: u8 = 252;
 const LOSS: u8 = 253;
 const DRAW: u8 = 254; // a capture position whose best successor is a draw
+const MIRROR: u8 = 255; // not canonical: the mirror image's entry holds the value
 
 fn value_of(byte: u8) -> Wdl {
     match byte {
@@ -124,6 +129,39 @@ fn position(w: usize, b: usize, i: usize) -> Pos {
 /// point (a 0 is slid in at each White point, lowest first).
 fn spread(white: u32, black: u32) -> u32 {
     bits(white).fold(black, |x, p| x & ((1 << p) - 1) | (x >> p) << (p + 1))
+}
+
+/// Each 5-point rank reversed: bit f becomes bit 4 − f.
+const REVERSE5: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut x = 0;
+    while x < 32 {
+        let mut f = 0;
+        while f < 5 {
+            t[x] |= (x as u32 >> f & 1) << (4 - f);
+            f += 1;
+        }
+        x += 1;
+    }
+    t
+};
+
+/// The mirror image (file f becomes 4 − f, same side to move): moves map to mirrored moves under both rule sets
+/// (the drawn lines, the moving directions and the frozen rows are symmetric), so both have the same value.
+pub fn mirror(pos: &Pos) -> Pos {
+    let ranks = |x: u32| (0..5).fold(0, |acc, r| acc | REVERSE5[(x >> (5 * r) & 31) as usize] << (5 * r));
+    Pos { white: ranks(pos.white), black: ranks(pos.black), black_to_move: pos.black_to_move }
+}
+
+/// Of a position and its mirror image, the one with the smaller (White set, Black set): it holds the entry of both.
+pub fn canonical(pos: &Pos) -> Pos {
+    canonical_of(pos).0
+}
+
+/// [`canonical`], and whether the position is its own mirror image.
+fn canonical_of(pos: &Pos) -> (Pos, bool) {
+    let m = mirror(pos);
+    (if (m.white, m.black) < (pos.white, pos.black) { m } else { *pos }, m == *pos)
 }
 
 /// The position turned upside down (rank r becomes 4 − r) with the colours swapped: a move of one is the mirrored
@@ -240,7 +278,7 @@ impl Tables {
     /// The value of a position for its side to move, if its class is built.
     pub fn probe(&self, pos: &Pos) -> Option<Wdl> {
         let (w, b) = pos.class();
-        let pos = if w < b { flip(pos) } else { *pos };
+        let pos = canonical(&if w < b { flip(pos) } else { *pos });
         let class = &self.classes[slot(pos.class())];
         (!class.is_empty()).then(|| value_of(class[index(&pos)].load(Relaxed)))
     }
@@ -250,7 +288,12 @@ impl Tables {
         for (s, bytes) in self.classes.iter().enumerate() {
             let (w, b) = (s / 25, s % 25);
             for (i, byte) in bytes.iter().enumerate() {
-                let (pos, value) = (position(w, b, i), value_of(byte.load(Relaxed)));
+                let pos = position(w, b, i);
+                let byte = match byte.load(Relaxed) {
+                    MIRROR => bytes[index(&canonical(&pos))].load(Relaxed),
+                    byte => byte,
+                };
+                let value = value_of(byte);
                 f(pos.key(), value);
                 if w != b {
                     f(flip(&pos).key(), value);
@@ -284,20 +327,22 @@ impl Tables {
             for (i, byte) in this.iter().enumerate().take(end).skip(start) {
                 let pos = walk.pos();
                 walk.advance();
-                // The best capture, if any (its successor is in a finished class), and the simple moves.
-                let (mut best, mut simple) = (None, 0u8);
-                for_each_path(self.rules, &pos, &mut |m| {
-                    if m.captured == 0 {
-                        simple += 1;
-                    } else {
-                        let v = self.probe(&pos.play(m)).expect("smaller classes are built first").flip();
-                        best = Some(best.map_or(v, |b: Wdl| b.min(v)));
-                    }
+                if canonical(&pos) != pos {
+                    byte.store(MIRROR, Relaxed);
+                    continue;
+                }
+                // The best capture, if any (its successor is in a finished class), else the simple moves.
+                let mut best = None;
+                for_each_capture(self.rules, &pos, &mut |m| {
+                    let v = self.probe(&pos.play(m)).expect("smaller classes are built first").flip();
+                    best = Some(best.map_or(v, |b: Wdl| b.min(v)));
                 });
                 let state = match best {
                     Some(v) => [WIN, DRAW, LOSS][v as usize],
-                    None if simple == 0 => LOSS,
-                    None => simple,
+                    None => match simple_moves(self.rules, &pos) {
+                        0 => LOSS,
+                        simple => simple,
+                    },
                 };
                 byte.store(state, Relaxed);
                 if state == WIN || state == LOSS {
@@ -318,15 +363,19 @@ impl Tables {
                     let i = word * 64 + bits.trailing_zeros() as usize;
                     bits &= bits - 1;
                     let won = this[i].load(Relaxed) == WIN;
-                    for_each_predecessor(self.rules, &position(w, b, i), &mut |q| {
-                        let j = index(&q);
+                    let p = position(w, b, i);
+                    let p_symmetric = mirror(&p) == p;
+                    for_each_predecessor(self.rules, &p, &mut |q| {
+                        let (canon, q_symmetric) = canonical_of(&q);
+                        let Some(weight) = reports(p_symmetric, q_symmetric, canon == q) else { return };
+                        let j = index(&canon);
                         let before = this[j].fetch_update(Relaxed, Relaxed, |c| match c {
-                            _ if c > COUNTED => None, // decided already
-                            _ if !won => Some(WIN),   // a move to a loss: won
-                            1 => Some(LOSS),          // the last move refuted: lost
-                            _ => Some(c - 1),
+                            _ if c > COUNTED => None,       // decided already
+                            _ if !won => Some(WIN),         // a move to a loss: won
+                            _ if c <= weight => Some(LOSS), // the last moves refuted: lost
+                            _ => Some(c - weight),
                         });
-                        if matches!(before, Ok(c) if !won || c == 1) {
+                        if matches!(before, Ok(c) if !won || c <= weight) {
                             decided(new, j);
                         }
                     });
@@ -341,8 +390,12 @@ impl Tables {
         drop((frontier, next));
         if progress {
             let mut count = [0usize; 3];
-            for byte in this {
-                count[value_of(byte.load(Relaxed)) as usize] += 1;
+            for (i, byte) in this.iter().enumerate() {
+                let byte = match byte.load(Relaxed) {
+                    MIRROR => this[index(&canonical(&position(w, b, i)))].load(Relaxed),
+                    byte => byte,
+                };
+                count[value_of(byte) as usize] += 1;
             }
             let [wins, draws, losses] = count;
             let secs = start.elapsed().as_secs_f64();
@@ -353,6 +406,21 @@ impl Tables {
         }
         self.classes[slot((w, b))] = bytes;
         Ok(())
+    }
+}
+
+/// How many simple moves of the canonical predecessor of `q` a newly decided canonical `p` refutes, reported from
+/// the predecessor `q` of `p` (`None`: report nothing from this `q`), given whether p and q are their own mirror
+/// images and whether q is canonical. The predecessor Q = canonical(q) has a move
+/// to p when q = Q, and one to mirror(p) when q = mirror(Q); p's predecessors are walked once, mirror(p)'s never.
+/// - p and Q both asymmetric, or both symmetric: each q reports its own move, 1.
+/// - p symmetric, Q not: Q → p and mirror(Q) → p are the same move of Q (p = mirror p): only q = Q reports.
+/// - Q symmetric, p not: q = Q is walked once but Q moves to both p and mirror(p): 2.
+fn reports(p_symmetric: bool, q_symmetric: bool, q_canonical: bool) -> Option<u8> {
+    match (p_symmetric, q_symmetric) {
+        (true, false) if !q_canonical => None,
+        (false, true) => Some(2),
+        _ => Some(1),
     }
 }
 
