@@ -178,10 +178,8 @@ fn solve_book_goals(
     bar.finish_and_clear();
     if let Some(dir) = &args.solve_certificates {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        // The solver's certificates hold only what their root reaches.
         let write = |name: &str, cert: &alq_solver::Certificate| -> anyhow::Result<()> {
-            // Only what the root reaches: earlier searches' proofs it cites
-            // come along, the others not.
-            let cert = cert.lean();
             let file = dir.join(format!("{name}-{}.cert", cert.goal));
             cert.write(&file)?;
             eprintln!("certificate {} ({} positions, proves {})", file.display(), cert.entries.len(), cert.goal);

@@ -287,13 +287,9 @@ impl Tables {
     pub fn for_each(&self, f: &mut dyn FnMut(u64, Wdl)) {
         for (s, bytes) in self.classes.iter().enumerate() {
             let (w, b) = (s / 25, s % 25);
-            for (i, byte) in bytes.iter().enumerate() {
+            for i in 0..bytes.len() {
                 let pos = position(w, b, i);
-                let byte = match byte.load(Relaxed) {
-                    MIRROR => bytes[index(&canonical(&pos))].load(Relaxed),
-                    byte => byte,
-                };
-                let value = value_of(byte);
+                let value = value_of(resolved(bytes, w, b, i));
                 f(pos.key(), value);
                 if w != b {
                     f(flip(&pos).key(), value);
@@ -390,12 +386,8 @@ impl Tables {
         drop((frontier, next));
         if progress {
             let mut count = [0usize; 3];
-            for (i, byte) in this.iter().enumerate() {
-                let byte = match byte.load(Relaxed) {
-                    MIRROR => this[index(&canonical(&position(w, b, i)))].load(Relaxed),
-                    byte => byte,
-                };
-                count[value_of(byte) as usize] += 1;
+            for i in 0..this.len() {
+                count[value_of(resolved(this, w, b, i)) as usize] += 1;
             }
             let [wins, draws, losses] = count;
             let secs = start.elapsed().as_secs_f64();
@@ -406,6 +398,15 @@ impl Tables {
         }
         self.classes[slot((w, b))] = bytes;
         Ok(())
+    }
+}
+
+/// The byte that holds the value of position `i` of class (w, b) (`bytes`): its own, or its canonical mirror
+/// image's.
+fn resolved(bytes: &[AtomicU8], w: usize, b: usize, i: usize) -> u8 {
+    match bytes[i].load(Relaxed) {
+        MIRROR => bytes[index(&canonical(&position(w, b, i)))].load(Relaxed),
+        own => own,
     }
 }
 
