@@ -10,20 +10,20 @@
 #   scripts/check-proofs.sh [--classic] [K] [BIN_DIR]
 #   scripts/check-proofs.sh all [BIN_DIR]
 #
-# K (default 8): check every certificate in data/proofs/small/ (with
+# K (default 7): check every certificate in data/proofs/small/ (with
 # --classic: data/proofs/classic/, classic rules) whose `tables` line is at
 # most K (the others are named and skipped); the ≤ K win/draw/loss tables
 # are built into target/proof-tables/tbKw (classic: tbKw-classic; kept for
 # reruns). BIN_DIR (default target/release) holds `alq` and `alq-check`.
-# scripts/test runs it with K = 8 (the fast tier) and with K = 10 and
-# --classic 8 (the slow tier, --full); CONTRIBUTING.md gives the times.
+# scripts/test runs it with K = 7 and --classic 7 (the fast tier, CI) and
+# with K = 10 (the slow tier, --full); CONTRIBUTING.md gives the times.
 #
 # `all`: every certificate in data/proofs, by hand: data/proofs/small/ and
 # the embedded ones in data/proofs/ (what the oracle answers as `proof`)
 # with `alq solve --check` over the ≤ 12 tables (target/proof-tables/tb12w,
 # built when missing: about an hour on 2 cores) and, in one run, with
 # `alq-check` where its tables reach (it builds at most ≤ 10: the files with
-# `tables 12` are named and skipped); then data/proofs/classic/ over ≤ 8
+# `tables 12` are named and skipped); then data/proofs/classic/ over ≤ 7
 # classic tables with both. CHECK_PROOFS_DIR="DIR..." checks other folders.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,7 +31,7 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = all ]; then
     bin=${2:-target/release}
     CHECK_PROOFS_DIR="data/proofs/small data/proofs" "$0" 12 "$bin"
-    "$0" --classic 8 "$bin"
+    "$0" --classic 7 "$bin"
     exit 0
 fi
 
@@ -42,7 +42,7 @@ if [ "${1:-}" = "--classic" ]; then
     dirs=data/proofs/classic
     shift
 fi
-k=${1:-8}
+k=${1:-7}
 bin=${2:-target/release}
 alq=$bin/alq
 check2=$bin/alq-check

@@ -188,7 +188,7 @@ fn parts_over_smaller_tables_serve_a_deepening_over_larger_ones() {
 }
 
 /// The certificates over small tables in data/proofs/small/ (gzip): each
-/// reads, leans on tables of at most 10 pieces (8 for most), and is for the
+/// reads, leans on tables of at most 10 pieces (7 for three), and is for the
 /// position and goal its name says. Checking them needs the tables: `scripts/check-proofs.sh`.
 #[test]
 fn shipped_small_certificates_read_and_name_their_position_and_goal() {
