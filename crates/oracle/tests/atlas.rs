@@ -49,9 +49,10 @@ fn every_known_position_is_worth_its_best_move() {
             assert!(rank(*c) <= upper, "{pos}: a move worth {c:?} from a position worth {v:?}");
         }
     }
-    // The start, its four moves and more: the shipped atlas settles most
-    // of plies 0-7 and their moves, and what it holds of plies 8-10.
-    assert!(checked >= 250, "{checked}");
+    // The shipped atlas settles all but 56 of the 32,546 positions: nearly
+    // every position of plies 0-9 has its value and all its moves' values.
+    eprintln!("{checked} positions of plies 0-9 checked against their best move");
+    assert!(checked >= 8_000, "{checked}");
     let rows = atlas::ply_table(RuleSet::BrainKing, &tree, &known);
     assert_eq!(rows.iter().map(|r| r.positions).collect::<Vec<_>>(), [1, 4, 5, 6, 12, 27, 96, 386, 1554, 6123, 24332]);
     // The start is a draw, one first move (d2-c3) loses it.
