@@ -18,8 +18,11 @@
 # longer MOVETIME_MS (and --retry, added by RETRY=1). Each job logs the
 # positions its searches left open with their budget (--tried, under
 # $OUT/work): a resubmitted job does not search them again at that budget.
+# EXTRA_ARGS is passed to every `alq atlas` job (e.g. "--no-shipped": search
+# what the shipped proofs and atlas would answer, as
+# scripts/cluster/test-atlas-slurm.sh does on a local Slurm).
 set -euo pipefail
-: "${OUT:?} ${ALQ:=alq} ${DEPTH:=10} ${SHARDS:=100} ${MOVETIME_MS:=4000} ${HASH_MB:=2000} ${MAX_STORE:=20000000} ${RETRY:=0}"
+: "${OUT:?} ${ALQ:=alq} ${DEPTH:=10} ${SHARDS:=100} ${MOVETIME_MS:=4000} ${HASH_MB:=2000} ${MAX_STORE:=20000000} ${RETRY:=0} ${EXTRA_ARGS:=}"
 mkdir -p "$OUT/work"
 shared="$OUT/shared.store"
 tb=${TB:+--tb $TB}
@@ -33,7 +36,7 @@ for k in $(seq "$DEPTH" -1 0); do
         --wrap "$ALQ atlas --depth $DEPTH --only-ply $k --shard \$SLURM_ARRAY_TASK_ID/$SHARDS --threads 1 \
             \$([ -f $shared ] && echo --read-store $shared) --work $OUT/work/ply$k-\$SLURM_ARRAY_TASK_ID.store \
             --save-tree $OUT/ply$k-\$SLURM_ARRAY_TASK_ID.tree --tried $OUT/work/ply$k-\$SLURM_ARRAY_TASK_ID.tried --max-store $MAX_STORE $retry \
-            $tb --movetime $MOVETIME_MS --hash $HASH_MB --quiet")
+            $tb --movetime $MOVETIME_MS --hash $HASH_MB $EXTRA_ARGS --quiet")
     prev=$(sbatch --parsable --dependency=afterok:"$array" --job-name="alq-atlas-merge-$k" \
         --cpus-per-task=1 --mem=4G --time=01:00:00 --output="$OUT/merge$k.log" \
         --wrap "$ALQ solve --merge $OUT/ply$k-*.tree --store $shared")
@@ -41,4 +44,4 @@ done
 # shellcheck disable=SC2086
 sbatch --dependency=afterok:"$prev" --job-name=alq-atlas-write --cpus-per-task=1 --mem=4G \
     --time=01:00:00 --output="$OUT/atlas.log" \
-    --wrap "$ALQ atlas --depth $DEPTH --work $shared --out $OUT/atlas.store --csv $OUT/atlas.csv $tb --nodes 1 --threads 1 --quiet"
+    --wrap "$ALQ atlas --depth $DEPTH --work $shared --out $OUT/atlas.store --csv $OUT/atlas.csv $tb --nodes 1 --threads 1 $EXTRA_ARGS --quiet"
