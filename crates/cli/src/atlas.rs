@@ -124,6 +124,24 @@ pub struct AtlasArgs {
     /// another machine, where `--read-store FILE` skips what it settled.
     #[arg(long, value_name = "FILE")]
     save_tree: Option<PathBuf>,
+    /// Certify the atlas instead of searching: for each threshold goal
+    /// (white-wins, white-draws, black-wins, black-draws), a certificate of
+    /// many roots holding every tree position the stores say meets it,
+    /// written to DIR/atlas-dK-GOAL.cert.gz (K: --depth) and checked over
+    /// the --tb tables (required) before it is written. The tree's part
+    /// follows the atlas's values; the last ply's positions, and those
+    /// whose moves are not all known, are proven by their own searches over
+    /// the tables (--nodes/--movetime each, the sub-proofs kept in
+    /// DIR/atlas-dK-GOAL.parts, so a rerun resumes). A leaf that resists
+    /// the budget is split into its moves (the atlas's step: the move it
+    /// keeps, or every move), whose positions are proven instead, as long
+    /// as the atlas knows them (to ply 10); the split positions are kept in
+    /// DIR/atlas-dK-GOAL.split. A goal with leaves that still resist is not
+    /// written; they are listed. The shipped certificates are cited, and
+    /// the stores read (--read-store, --work) guide the draw goals'
+    /// searches (the positions they say the opponent wins are left out).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["only_ply", "shard", "retry"])]
+    certify: Option<PathBuf>,
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
@@ -168,7 +186,8 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
     );
     // Every tree position a search settles is kept, however full the store.
     let keep: Arc<HashSet<u64>> = Arc::new(tree.iter().flatten().map(Position::key).collect());
-    let oracles = (0..if args.table_only { 1 } else { threads })
+    let table_only = args.table_only || args.certify.is_some();
+    let oracles = (0..if table_only { 1 } else { threads })
         .map(|_| oracle(&args, tb.as_ref(), budget, keep.clone()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     eprintln!(
@@ -176,7 +195,11 @@ pub fn run(args: AtlasArgs) -> anyhow::Result<()> {
         args.work.display(),
         oracles[0].known_positions()
     );
-    if !args.table_only {
+    if let Some(dir) = &args.certify {
+        let tb = tb.as_ref().context("--certify needs --tb: the tables its leaves are proven over")?;
+        return certify(&args, dir, &oracles[0], &tree, tb, budget, threads);
+    }
+    if !table_only {
         let started = std::time::Instant::now();
         let bar: Mutex<Option<(u32, indicatif::ProgressBar)>> = Mutex::new(None);
         let quiet = args.quiet;
@@ -261,6 +284,164 @@ pub fn summary(
         .map(|(mv, trapped, judged)| alq_report::AtlasTraps { first_move: mv.to_string(), trapped, judged })
         .collect();
     alq_report::AtlasSummary { source, plies, traps }
+}
+
+/// The depth of the shipped atlas.
+const ATLAS_DEPTH: usize = 10;
+
+/// `--certify`: a certificate of each goal over the tree, checked, and how
+/// much of the atlas they certify.
+fn certify(
+    args: &AtlasArgs,
+    dir: &Path,
+    oracle: &Oracle<'_>,
+    tree: &[Vec<Position>],
+    tb: &alq_tablebase::Tablebase,
+    budget: Budget,
+    threads: usize,
+) -> anyhow::Result<()> {
+    use alq_oracle::atlas_certificate::{certified_value, seed};
+    use alq_solver::{Certificate, Goal, ProvenStore};
+    let rules = alq_engine::RuleSet::BrainKing;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    // The roots are the plies ≤ --depth; hard leaves are split along the
+    // atlas's values to its full depth.
+    let depth = tree.len() - 1;
+    let full = atlas::tree(rules, Position::start(), depth.max(ATLAS_DEPTH) as u32);
+    let tree = &full[..];
+    let store = atlas::atlas_store(oracle, tree)?;
+    let cite: Vec<&Certificate> = alq_oracle::shipped_certificates().iter().collect();
+    crate::players::parse_evaluator(&args.eval, rules)?;
+    let make_eval = || crate::players::parse_evaluator(&args.eval, rules).expect("checked above");
+    let k = tb.wdl_max_pieces();
+    // What the searches know guides the draw goals' proofs (the positions
+    // the opponent wins are leaves the prover never enters).
+    let mut known = store.clone();
+    for file in args.read_store.iter().chain(std::iter::once(&args.work).filter(|w| w.exists())) {
+        known.merge(&ProvenStore::load(file)?).with_context(|| format!("{}", file.display()))?;
+    }
+    eprintln!("guidance: {} positions known", known.entries.len());
+    let guidance = alq_solver::deepen::Guidance { known: Some(&known), cite_wins: true };
+    let mut proven = ProvenStore::new(rules);
+    let mut open = Vec::new();
+    for goal in Goal::ALL {
+        let name = format!("atlas-d{}-{goal}", args.depth);
+        let parts = dir.join(format!("{name}.parts"));
+        // Leaves that resist are split into their moves, and those proven;
+        // the split positions are kept beside the parts for a rerun.
+        let split_file = dir.join(format!("{name}.split"));
+        let mut expand = read_split(&split_file)?;
+        let merged = loop {
+            let Some(seed) = seed(rules, tree, &store, Some(tb), goal, depth, &expand, &cite)? else {
+                break None;
+            };
+            println!(
+                "{goal}: {} tree positions of plies ≤ {depth}, {} leaves to prove over the ≤ {k} tables ({} positions split)",
+                seed.positions,
+                seed.to_prove,
+                expand.len()
+            );
+            let bar = crate::progress::bar(args.quiet, seed.to_prove as u64, "{bar:30} {pos}/{len} leaves, eta {eta}");
+            let started = std::time::Instant::now();
+            let (merged, report) = alq_solver::deepen::deepen_with(
+                &seed.certificate,
+                tb,
+                &make_eval,
+                &budget,
+                &parts,
+                threads,
+                &guidance,
+                &|done, _| bar.set_position(done as u64),
+            )?;
+            bar.finish_and_clear();
+            println!(
+                "{goal}: leaves {}: {} proven before, {} proven now, {} resisting, {} disproven; {} positions expanded in {:.1} s",
+                report.deep_leaves,
+                report.resumed,
+                report.proven,
+                report.resisting.len(),
+                report.disproven.len(),
+                report.nodes,
+                started.elapsed().as_secs_f64()
+            );
+            if !report.disproven.is_empty() {
+                bail!(
+                    "{goal}: {} leaves disproven over the tables: the atlas contradicts them",
+                    report.disproven.len()
+                );
+            }
+            if merged.is_some() {
+                break merged;
+            }
+            let fresh: Vec<u64> = report.resisting.iter().copied().filter(|key| !expand.contains(key)).collect();
+            if fresh.is_empty() {
+                for &key in &report.resisting {
+                    println!("{goal}: open {key:016x} {}", Position::from_key_unchecked(key));
+                }
+                open.push(goal);
+                break None;
+            }
+            println!("{goal}: splitting {} resisting leaves into their moves", fresh.len());
+            expand.extend(fresh);
+            let mut keys: Vec<u64> = expand.iter().copied().collect();
+            keys.sort_unstable();
+            let text: String = keys.iter().map(|k| format!("{k:016x}\n")).collect();
+            alq_records::write_atomic(&split_file, text.as_bytes())
+                .with_context(|| format!("cannot write {}", split_file.display()))?;
+        };
+        let Some(cert) = merged else { continue };
+        let checked = std::time::Instant::now();
+        let root = Position::from_key_unchecked(cert.root);
+        let check = alq_solver::check_certificate(&cert, &root, Some(tb))
+            .map_err(|e| anyhow::anyhow!("{goal}: the merged certificate does not check: {e}"))?;
+        let path = dir.join(format!("{name}.cert.gz"));
+        cert.write(&path)?;
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        println!(
+            "{goal}: {} ({} entries, {} table leaves, {} bytes), checked in {:.1} s",
+            path.display(),
+            check.entries,
+            check.table_leaves,
+            bytes,
+            checked.elapsed().as_secs_f64()
+        );
+        proven.merge(&ProvenStore::from_certificate(&Certificate::read(&path)?))?;
+    }
+    // How much of the atlas the certificates hold.
+    println!("{:>4} {:>9} {:>9} {:>9}", "ply", "positions", "valued", "certified");
+    for (ply, positions) in tree.iter().enumerate().take(depth + 1) {
+        let valued = positions.iter().filter(|p| store.entries.contains_key(&p.key())).count();
+        let certified = positions
+            .iter()
+            .filter(|p| store.entries.contains_key(&p.key()) && certified_value(p, &store, &proven))
+            .count();
+        println!("{ply:>4} {:>9} {valued:>9} {certified:>9}", positions.len());
+    }
+    if !open.is_empty() {
+        bail!(
+            "{} goals not certified within the budget ({}): rerun with a larger --nodes or --movetime (the parts are kept)",
+            open.len(),
+            open.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The positions an earlier `--certify` run split (a key in hex a line),
+/// none when the file is missing.
+fn read_split(path: &Path) -> anyhow::Result<HashSet<u64>> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(HashSet::new()),
+        Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+    };
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            u64::from_str_radix(line.trim(), 16)
+                .with_context(|| format!("{} line {}: {line:?} is not a position key in hex", path.display(), i + 1))
+        })
+        .collect()
 }
 
 /// Every oracle wrote the work store; the first reads the others' part.

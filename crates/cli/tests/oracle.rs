@@ -305,11 +305,36 @@ fn atlas_writes_the_trees_values_and_refuses_bad_arguments() {
     ]);
     let err = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success() && err.contains("atlas.tried, line 2"), "{err}");
-    for args in [&["atlas", "--shard", "2/2"][..], &["atlas", "--threads", "0"], &["atlas", "--nodes", "0"]] {
+    for args in [
+        &["atlas", "--shard", "2/2"][..],
+        &["atlas", "--threads", "0"],
+        &["atlas", "--nodes", "0"],
+        &["atlas", "--certify", "x", "--only-ply", "1"],
+        &["atlas", "--certify", "x", "--retry"],
+    ] {
         let out = alq(args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
+    // --certify needs the tables its leaves are proven over, and refuses a
+    // damaged list of split positions, naming the file and the line.
+    let certs = dir.join("certs");
+    let certify = |extra: &[&str]| {
+        let mut args = vec!["atlas", "--depth", "1", "--work", work.to_str().unwrap(), "--quiet"];
+        args.extend_from_slice(&["--certify", certs.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        alq(&args)
+    };
+    let run = certify(&[]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("--certify needs --tb"), "{err}");
+    let tb = dir.join("tb2");
+    assert!(alq(&["tb", "build", "--pieces", "2", "--kind", "wdl", "--out", tb.to_str().unwrap()]).status.success());
+    std::fs::create_dir_all(&certs).unwrap();
+    std::fs::write(certs.join("atlas-d1-white-wins.split"), "0000000000000001\nnot a key\n").unwrap();
+    let run = certify(&["--tb", tb.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success() && err.contains("atlas-d1-white-wins.split line 2"), "{err}");
 }
 
 #[test]

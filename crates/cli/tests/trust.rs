@@ -143,9 +143,14 @@ fn the_oracle_tells_proof_from_store() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("draw"), Some("proof")), "{json}");
-    // A win of the ply-6 opening tree's searches (no certificate behind
-    // it; docs/results/opening-tree-ply6-threshold.csv).
+    // A win of the ply-6 opening tree's searches, now certified by the
+    // atlas's certificates (plies 0-6).
     let out = alq(&["oracle", "--moves", "d3-c3 b3xd3 e3xc3 a3-b3", "--json", "--no-moves", "--nodes", "10"]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("win"), Some("proof")), "{json}");
+    // A win of ply 7: the atlas's searches, no certificate behind it.
+    let out =
+        alq(&["oracle", "--position", "BBBBB/.BB.B/...WW/BWWWW/BW.WW b", "--json", "--no-moves", "--nodes", "10"]);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((json["value"].as_str(), json["source"].as_str()), (Some("win"), Some("store")), "{json}");
 }

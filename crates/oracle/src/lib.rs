@@ -46,6 +46,7 @@
 //! ```
 
 pub mod atlas;
+pub mod atlas_certificate;
 pub mod label;
 mod shipped;
 pub mod tried;
@@ -62,7 +63,8 @@ use alq_tablebase::{Tablebase, TbError};
 use thiserror::Error;
 
 pub use shipped::{
-    shipped_atlas, shipped_certificates, shipped_proven, shipped_store, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT,
+    atlas_certificates, shipped_atlas, shipped_certificates, shipped_proven, shipped_store, ATLAS_CERTIFICATES,
+    ATLAS_CERTIFIED_DEPTH, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT,
 };
 pub use value::{Source, Value};
 

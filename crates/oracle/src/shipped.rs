@@ -69,13 +69,43 @@ pub fn shipped_certificates() -> &'static [Certificate] {
     })
 }
 
-/// What the shipped certificates alone prove (no search behind it), read
-/// once: the oracle answers these positions with source `proof`.
+/// The plies of the opening atlas its shipped certificates cover.
+pub const ATLAS_CERTIFIED_DEPTH: u32 = 6;
+
+/// The opening atlas's certificates (`data/proofs/atlas/`, gzip, made by
+/// `alq atlas --depth 6 --certify data/proofs/atlas --tb TB12`): one a
+/// goal, each of many roots, holding every position of plies ≤ 6 whose
+/// atlas value meets it.
+pub const ATLAS_CERTIFICATES: [(&str, &[u8]); 4] = [
+    ("atlas-d6-white-wins", include_bytes!("../../../data/proofs/atlas/atlas-d6-white-wins.cert.gz")),
+    ("atlas-d6-white-draws", include_bytes!("../../../data/proofs/atlas/atlas-d6-white-draws.cert.gz")),
+    ("atlas-d6-black-wins", include_bytes!("../../../data/proofs/atlas/atlas-d6-black-wins.cert.gz")),
+    ("atlas-d6-black-draws", include_bytes!("../../../data/proofs/atlas/atlas-d6-black-draws.cert.gz")),
+];
+
+/// The atlas's certificates, parsed once.
+pub fn atlas_certificates() -> &'static [Certificate] {
+    static PARSED: OnceLock<Vec<Certificate>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        ATLAS_CERTIFICATES
+            .iter()
+            .map(|(name, bytes)| {
+                // Embedded at build time and parsed by a test: a failure
+                // here is a broken build, not bad input.
+                Certificate::from_bytes(bytes).unwrap_or_else(|e| panic!("shipped certificate {name}: {e}"))
+            })
+            .collect()
+    })
+}
+
+/// What the shipped certificates alone prove (no search behind it), the
+/// atlas's included, read once: the oracle answers these positions with
+/// source `proof`.
 pub fn shipped_proven() -> &'static ProvenStore {
     static PARSED: OnceLock<ProvenStore> = OnceLock::new();
     PARSED.get_or_init(|| {
         let mut union = ProvenStore::new(alq_engine::RuleSet::BrainKing);
-        for cert in shipped_certificates() {
+        for cert in shipped_certificates().iter().chain(atlas_certificates()) {
             // The shipped certificates are checked not to contradict each
             // other (a test builds this union).
             union.merge(&ProvenStore::from_certificate(cert)).expect("shipped certificates agree");
@@ -132,6 +162,37 @@ mod tests {
         // The start: a draw for either side.
         let start = atlas.entries[&Position::start().key()];
         assert_eq!(start, 0b1010, "White does not win and Black does not win");
+    }
+
+    #[test]
+    fn the_atlas_certificates_certify_every_value_of_their_plies() {
+        let certs = atlas_certificates();
+        for ((name, _), cert) in ATLAS_CERTIFICATES.iter().zip(certs) {
+            assert_eq!(cert.rules, RuleSet::BrainKing, "{name}");
+            assert!(name.ends_with(&format!("-{}", cert.goal)), "{name}: {}", cert.goal);
+            // Every step but the table leaves' values (the slow tier checks
+            // those over the ≤ 12 tables: scripts/check-proofs.sh all).
+            let root = Position::from_key_unchecked(cert.root);
+            alq_solver::check_structure(cert, &root).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        // Every position of plies ≤ D: the atlas's value is what the
+        // certificates prove, and source `proof` answers it.
+        let proven = shipped_proven();
+        let mut atlas = shipped_store().clone();
+        atlas.merge(shipped_atlas()).unwrap();
+        let atlas = &atlas;
+        let tree = crate::atlas::tree(RuleSet::BrainKing, Position::start(), ATLAS_CERTIFIED_DEPTH);
+        let mut certified = 0;
+        for pos in tree.iter().flatten() {
+            let bits = atlas.entries.get(&pos.key()).copied().unwrap_or(0);
+            assert!(bits != 0, "{pos} is not in the atlas");
+            assert!(
+                crate::atlas_certificate::certified_value(pos, atlas, proven),
+                "{pos}: the atlas's value is not certified"
+            );
+            certified += 1;
+        }
+        assert_eq!(certified, 151);
     }
 
     #[test]

@@ -179,10 +179,26 @@ impl Certificate {
     /// entry. It proves the same goal from the same root (a successor the
     /// original lacked stays missing, and [`check`] still refuses it).
     pub fn lean(&self) -> Certificate {
+        self.lean_from(&[self.root])
+    }
+
+    /// The certificate with only the entries that `roots` (and the root)
+    /// reach by the strategy: a certificate of many roots, such as the
+    /// atlas's, keeps every root's proof. Each entry is checked on its
+    /// own, so every kept entry is proven.
+    pub fn lean_from(&self, roots: &[u64]) -> Certificate {
         let by_key: HashMap<u64, usize> = self.entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
-        let reached = reached(self, &by_key);
+        let reached = reached_from(self, &by_key, roots);
         let entries = self.entries.iter().zip(&reached).filter(|(_, &r)| r).map(|(e, _)| *e).collect();
         Certificate { entries, ..self.clone_header() }
+    }
+
+    /// The keys of the entries the root does not reach by the strategy (a
+    /// certificate of many roots: the other roots and what they reach).
+    pub fn unreached(&self) -> Vec<u64> {
+        let by_key: HashMap<u64, usize> = self.entries.iter().enumerate().map(|(i, e)| (e.key, i)).collect();
+        let reached = reached(self, &by_key);
+        self.entries.iter().zip(&reached).filter(|(_, &r)| !r).map(|(e, _)| e.key).collect()
     }
 
     /// The certificate's fields with no entries.
@@ -207,6 +223,16 @@ impl Certificate {
             text.into_bytes()
         };
         alq_fs::write_atomic(path, &bytes).map_err(SolveError::io(path))
+    }
+
+    /// Parses a certificate's bytes, gzip-compressed or not (an embedded
+    /// file).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
+        if bytes.starts_with(&GZIP) {
+            Certificate::parse(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(bytes)))
+        } else {
+            Certificate::parse(bytes)
+        }
     }
 
     /// Reads a certificate file; a damaged or truncated file is refused
@@ -372,10 +398,21 @@ impl CheckError {
 
 /// Which entries the root reaches by the strategy (indexes as `entries`).
 fn reached(cert: &Certificate, by_key: &HashMap<u64, usize>) -> Vec<bool> {
+    reached_from(cert, by_key, &[cert.root])
+}
+
+/// Which entries the root and `roots` reach by the strategy.
+fn reached_from(cert: &Certificate, by_key: &HashMap<u64, usize>, roots: &[u64]) -> Vec<bool> {
     let mut seen = vec![false; cert.entries.len()];
-    let Some(&root) = by_key.get(&cert.root) else { return seen };
-    seen[root] = true;
-    let mut stack = vec![root];
+    let mut stack = Vec::new();
+    for key in std::iter::once(&cert.root).chain(roots) {
+        if let Some(&i) = by_key.get(key) {
+            if !seen[i] {
+                seen[i] = true;
+                stack.push(i);
+            }
+        }
+    }
     while let Some(i) = stack.pop() {
         let pos = Position::from_key_unchecked(cert.entries[i].key);
         let moves = match cert.entries[i].step {

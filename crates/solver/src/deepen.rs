@@ -22,7 +22,8 @@
 //!
 //! The result is the union of the certificate's other entries and the
 //! parts' entries, one entry a position (the first met wins), with `tables
-//! K`; for a win goal the ranks are computed again over the union (a
+//! K`, keeping what the root reaches (and, for a certificate of many roots
+//! such as the atlas's, what its entries the root does not reach reach); for a win goal the ranks are computed again over the union (a
 //! position's rank is one more than the largest rank of its successors),
 //! and a union whose strategies circle is refused. The caller checks the
 //! result before writing it.
@@ -124,6 +125,34 @@ pub fn deepen(
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<(Option<Certificate>, DeepenReport), SolveError> {
+    deepen_with(cert, tb, eval, budget, parts, threads, &Guidance::default(), progress)
+}
+
+/// What the leaves' searches may lean on besides the tables, without
+/// weakening the proofs (the merged certificate is checked in the end).
+#[derive(Clone, Copy, Default)]
+pub struct Guidance<'s> {
+    /// Known answers (a store from earlier searches): for a draw goal, the
+    /// positions it says the opponent wins are leaves the prover's strategy
+    /// never enters, so the search need not prove them again.
+    pub known: Option<&'s crate::ProvenStore>,
+    /// Win goals: later leaves end at the positions earlier leaves' proofs
+    /// hold, and cite them (the fewest pieces are proven first).
+    pub cite_wins: bool,
+}
+
+/// [`deepen`], with the searches guided by `guidance`.
+#[allow(clippy::too_many_arguments)]
+pub fn deepen_with(
+    cert: &Certificate,
+    tb: &Tablebase,
+    eval: &(dyn Fn() -> Box<dyn Evaluator> + Sync),
+    budget: &Budget,
+    parts: &Path,
+    threads: usize,
+    guidance: &Guidance<'_>,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Result<(Option<Certificate>, DeepenReport), SolveError> {
     let k = tb.wdl_max_pieces();
     std::fs::create_dir_all(parts).map_err(SolveError::io(parts))?;
     let leaves = deep_leaves(cert, k);
@@ -144,14 +173,23 @@ pub fn deepen(
         }
     }
     let mut report = DeepenReport { deep_leaves: leaves.len(), shallow: shallow.len(), ..DeepenReport::default() };
+    let mut have: HashSet<u64> = shallow.iter().copied().collect();
     for &key in &leaves {
         match read_part(parts, cert, key, k) {
             Some(part) => {
                 report.resumed += 1;
+                have.insert(key);
                 earlier.extend(part.entries);
             }
             None => todo.push(key),
         }
+    }
+    // Parts of positions that are no longer leaves (an atlas certificate
+    // whose hard leaves were split into their moves): later parts may cite
+    // their entries, so they stay part of the union.
+    let others = other_parts(parts, cert, k, &have)?;
+    for part in &others {
+        earlier.extend(part.entries.iter().copied());
     }
     // Parts cite earlier parts: a missing or damaged part that others
     // lean on (a kill cannot make one; writes are atomic) leaves them open.
@@ -184,6 +222,14 @@ pub fn deepen(
                 let mut solver = ThresholdSolver::new(Some(tb), Some(eval()));
                 solver.set_rules(cert.rules);
                 solver.want_certificates(true);
+                solver.cite_wins = guidance.cite_wins;
+                if let Some(known) = guidance.known.filter(|_| !cert.goal.is_win()) {
+                    solver.attacker_wins_as_leaves = true;
+                    if let Err(e) = solver.add_store(known) {
+                        *lock(&shared.failure) = Some(e);
+                        return;
+                    }
+                }
                 solver.add_certified(cert.goal, earlier);
                 for key in mine {
                     if lock(&shared.failure).is_some() {
@@ -217,12 +263,36 @@ pub fn deepen(
     }
     // One part in memory at a time; the shallow leaves' parts first (they
     // were written first, and later parts cite them).
-    let sources = shallow.iter().chain(&leaves).map(|&key| {
-        read_part(parts, cert, key, k).ok_or_else(|| {
-            SolveError::Deepen(format!("the part {} is missing or unreadable", part_path(parts, key).display()))
+    let sources = shallow
+        .iter()
+        .chain(&leaves)
+        .map(|&key| {
+            read_part(parts, cert, key, k).ok_or_else(|| {
+                SolveError::Deepen(format!("the part {} is missing or unreadable", part_path(parts, key).display()))
+            })
         })
-    });
+        .chain(others.into_iter().map(Ok));
     Ok((Some(merge(cert, sources, k)?), report))
+}
+
+/// The parts in `parts` of `cert`'s goal over at most `k` pieces whose
+/// positions are not in `have` (neither leaves nor shallow leaves now).
+fn other_parts(parts: &Path, cert: &Certificate, k: u32, have: &HashSet<u64>) -> Result<Vec<Certificate>, SolveError> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(parts).map_err(SolveError::io(parts))? {
+        let path = entry.map_err(SolveError::io(parts))?.path();
+        let key = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(|n| n.strip_suffix(".part"))
+            .and_then(|hex| u64::from_str_radix(hex, 16).ok());
+        if let Some(key) = key.filter(|key| !have.contains(key)) {
+            if let Some(part) = read_part(parts, cert, key, k) {
+                found.push(part);
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// An entry among `entries` with a successor that has no entry, if any.
@@ -296,9 +366,10 @@ pub fn merge(
     entries.sort_unstable_by_key(|e| e.key);
     // Only what the root reaches (re-proven leaves may leave parts' entries,
     // and the input's, behind), before the ranks: a cycle among entries the
-    // root never reaches is no fault.
-    let mut merged =
-        Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries }.lean();
+    // root never reaches is no fault. A certificate of many roots (the
+    // atlas's: entries its root does not reach) keeps them as roots.
+    let mut merged = Certificate { rules: cert.rules, goal: cert.goal, root: cert.root, table_pieces: k, entries }
+        .lean_from(&cert.unreached());
     if cert.goal.is_win() {
         rerank(&mut merged.entries, cert.rules)?;
     }

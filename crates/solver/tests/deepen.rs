@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use alq_engine::{Evaluator, Hce, HceWeights, Position};
 use alq_solver::certificate::Step;
-use alq_solver::deepen::{deep_leaves, deepen, part_path};
+use alq_solver::deepen::{deep_leaves, deepen, deepen_with, part_path, Guidance};
 use alq_solver::{check_certificate, Budget, Certificate, Goal, Outcome, ThresholdSolver};
 use alq_tablebase::{build, BuildOptions, Kind, Tablebase};
 
@@ -208,4 +208,55 @@ fn shipped_small_certificates_read_and_name_their_position_and_goal() {
         seen += 1;
     }
     assert!(seen >= 8, "{seen} certificates in {}", dir.display());
+}
+
+/// A certificate of many roots (the atlas's): two proofs of one draw goal
+/// from different positions, united under the first's root, keep both
+/// roots' proofs when deepened, though the root does not reach the second.
+#[test]
+fn a_certificate_of_many_roots_keeps_every_roots_proof_when_deepened() {
+    let (tb6, tb4) = tables();
+    let mut solver = ThresholdSolver::new(Some(tb6), Some(hce()));
+    solver.want_certificates(true);
+    solver.set_leaf_pieces(Some(5));
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let goal = Goal::WhiteDraws;
+    let mut found: Vec<Certificate> = Vec::new();
+    while found.len() < 2 {
+        let pos = random_position(&mut rng, 6, 6);
+        let r = solver.solve(&pos, goal, &unlimited(), &mut |_| {}).unwrap();
+        if let Some(cert) = r.certificate.filter(|c| c.goal == goal && !deep_leaves(c, 4).is_empty()) {
+            if found.iter().all(|f| !f.entries.iter().any(|e| e.key == cert.root)) {
+                found.push(cert);
+            }
+        }
+    }
+    let (first, second) = (&found[0], &found[1]);
+    let mut entries = first.entries.clone();
+    for e in &second.entries {
+        if !entries.iter().any(|f| f.key == e.key) {
+            entries.push(*e);
+        }
+    }
+    entries.sort_unstable_by_key(|e| e.key);
+    let united = Certificate { entries, ..first.clone() };
+    assert!(united.unreached().contains(&second.root));
+    // `lean` would drop the second root's proof; `lean_from` keeps it.
+    assert!(!united.lean().entries.iter().any(|e| e.key == second.root));
+    assert!(united.lean_from(&[second.root]).entries.iter().any(|e| e.key == second.root));
+    let parts = scratch("many-roots");
+    let guidance = Guidance { known: None, cite_wins: true };
+    let (merged, report) = deepen_with(&united, tb4, &hce, &unlimited(), &parts, 2, &guidance, &|_, _| {}).unwrap();
+    let merged = merged.expect("every leaf proven");
+    assert_eq!(report.proven, deep_leaves(&united, 4).len());
+    let root = Position::from_key_unchecked(first.root);
+    let checked = check_certificate(&merged, &root, Some(tb4)).unwrap();
+    assert!(checked.unreachable > 0, "the second root's proof is kept");
+    let proven = alq_solver::ProvenStore::from_certificate(&merged);
+    for cert in [first, second] {
+        let pos = Position::from_key_unchecked(cert.root);
+        // White draws: Black does not win.
+        assert_eq!(proven.answer(&pos, alq_engine::Side::Black), Some(false), "{pos}");
+    }
+    std::fs::remove_dir_all(&parts).unwrap();
 }
