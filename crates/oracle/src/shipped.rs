@@ -196,6 +196,37 @@ mod tests {
     }
 
     #[test]
+    fn the_depth_10_book_holds_the_atlas_value_of_every_row() {
+        use std::io::Read;
+        let gz = include_bytes!("../../../docs/results/opening-book-ply10.csv.gz");
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).unwrap();
+        let mut known = shipped_store().clone();
+        known.merge(shipped_atlas()).unwrap();
+        let (mut rows, mut exact) = (0, 0);
+        for row in text.lines().skip(1) {
+            // line, plies, position, score, best_move, exact_value
+            let fields: Vec<&str> = row.split(',').collect();
+            let pos: Position = fields[2].parse().unwrap();
+            let value = fields[5];
+            // A distance after a win or loss does not change the answers.
+            let word = if value.starts_with(['≤', '≥']) { value } else { value.split(' ').next().unwrap() };
+            let (mover, opponent) = ProvenStore::answers_of_value(word).unwrap_or_else(|| panic!("{row}"));
+            let side = pos.side_to_move();
+            let book = crate::Value::from_questions(mover, opponent);
+            assert_eq!(
+                crate::Value::from_questions(known.answer(&pos, side), known.answer(&pos, side.opponent())),
+                book,
+                "{row}: regenerate the book with `alq openings --depth 10 --solve --solve-nodes 1 --threads 1 --out FILE` and gzip -9 it"
+            );
+            rows += 1;
+            exact += usize::from(book.is_exact());
+        }
+        assert_eq!(rows, 32_546);
+        assert!(exact >= 32_514, "{exact}");
+    }
+
+    #[test]
     fn every_shipped_certificate_parses_with_the_goal_its_name_says() {
         let certs = shipped_certificates();
         assert_eq!(certs.len(), SHIPPED_TEXT.len());
