@@ -126,9 +126,10 @@ pub struct AtlasArgs {
     save_tree: Option<PathBuf>,
     /// Certify the atlas instead of searching: for each threshold goal
     /// (white-wins, white-draws, black-wins, black-draws), a certificate of
-    /// many roots holding every tree position the stores say meets it,
-    /// written to DIR/atlas-dK-GOAL.cert.gz (K: --depth) and checked over
-    /// the --tb tables (required) before it is written. The tree's part
+    /// many roots holding every tree position of plies ≤ --depth that the
+    /// stores say meets it, written to DIR/atlas-dK-GOAL.cert.gz (K:
+    /// --depth) and checked over the --tb tables (required) before it is
+    /// written. The tree's part
     /// follows the atlas's values; the last ply's positions, and those
     /// whose moves are not all known, are proven by their own searches over
     /// the tables (--nodes/--movetime each, the sub-proofs kept in
