@@ -116,7 +116,6 @@ pub fn seed(
             Step::Table(wdl)
         } else {
             let ply = ply_of[&pos.key()];
-            let in_tree = |child: &Position| ply_of.contains_key(&child.key());
             let inner = ply < last && (ply < depth || expand.contains(&pos.key()));
             let step = if !inner {
                 None
@@ -124,19 +123,23 @@ pub fn seed(
                 // A move to a position already held first (a cited proof,
                 // or a root), then to one of the next ply: a win's strategy
                 // then moves on, and cannot circle.
-                let good: Vec<_> = moves.iter().copied().filter(|&mv| in_tree(&pos.play(mv))).collect();
-                let held = |mv: &Move| {
-                    let child = pos.play(*mv).key();
-                    entries.contains_key(&child) || ply_of[&child] <= depth
-                };
+                // Each move to a tree position meeting the goal, with that
+                // position's ply and whether it is held already.
+                let good: Vec<(Move, usize, bool)> = moves
+                    .iter()
+                    .filter_map(|&mv| {
+                        let child = pos.play(mv).key();
+                        let child_ply = *ply_of.get(&child)?;
+                        Some((mv, child_ply, entries.contains_key(&child) || child_ply <= depth))
+                    })
+                    .collect();
                 good.iter()
-                    .copied()
-                    .find(|mv| held(mv) && ply_of[&pos.play(*mv).key()] > ply)
-                    .or_else(|| good.iter().copied().find(|&mv| ply_of[&pos.play(mv).key()] > ply))
-                    .or_else(|| good.first().copied())
-                    .map(Step::Move)
+                    .find(|&&(_, child_ply, held)| held && child_ply > ply)
+                    .or_else(|| good.iter().find(|&&(_, child_ply, _)| child_ply > ply))
+                    .or_else(|| good.first())
+                    .map(|&(mv, _, _)| Step::Move(mv))
             } else {
-                moves.iter().all(|&mv| in_tree(&pos.play(mv))).then_some(Step::All)
+                moves.iter().all(|&mv| ply_of.contains_key(&pos.play(mv).key())).then_some(Step::All)
             };
             step.unwrap_or_else(|| Step::Table(claim(&pos)))
         };

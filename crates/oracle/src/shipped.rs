@@ -57,16 +57,18 @@ pub const SHIPPED_TEXT: [(&str, &str); 8] = [
 /// The shipped certificates, parsed once (BrainKing's rules).
 pub fn shipped_certificates() -> &'static [Certificate] {
     static PARSED: OnceLock<Vec<Certificate>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        SHIPPED_TEXT
-            .iter()
-            .map(|(name, text)| {
-                // Embedded at build time and parsed by a test: a failure here
-                // is a broken build, not bad input.
-                Certificate::parse(text.as_bytes()).unwrap_or_else(|e| panic!("shipped certificate {name}: {e}"))
-            })
-            .collect()
-    })
+    PARSED.get_or_init(|| parse_certificates(SHIPPED_TEXT.iter().map(|(name, text)| (*name, text.as_bytes()))))
+}
+
+/// Embedded certificates by name, parsed (text or gzip). Embedded at build
+/// time and parsed by a test: a failure here is a broken build, not bad
+/// input.
+fn parse_certificates<'a>(files: impl Iterator<Item = (&'a str, &'a [u8])>) -> Vec<Certificate> {
+    files
+        .map(|(name, bytes)| {
+            Certificate::from_bytes(bytes).unwrap_or_else(|e| panic!("shipped certificate {name}: {e}"))
+        })
+        .collect()
 }
 
 /// The plies of the opening atlas its shipped certificates cover.
@@ -86,16 +88,7 @@ pub const ATLAS_CERTIFICATES: [(&str, &[u8]); 4] = [
 /// The atlas's certificates, parsed once.
 pub fn atlas_certificates() -> &'static [Certificate] {
     static PARSED: OnceLock<Vec<Certificate>> = OnceLock::new();
-    PARSED.get_or_init(|| {
-        ATLAS_CERTIFICATES
-            .iter()
-            .map(|(name, bytes)| {
-                // Embedded at build time and parsed by a test: a failure
-                // here is a broken build, not bad input.
-                Certificate::from_bytes(bytes).unwrap_or_else(|e| panic!("shipped certificate {name}: {e}"))
-            })
-            .collect()
-    })
+    PARSED.get_or_init(|| parse_certificates(ATLAS_CERTIFICATES.iter().copied()))
 }
 
 /// What the shipped certificates alone prove (no search behind it), the
@@ -164,6 +157,13 @@ mod tests {
         assert_eq!(start, 0b1010, "White does not win and Black does not win");
     }
 
+    /// What the shipped store and the atlas know together.
+    fn shipped_values() -> ProvenStore {
+        let mut known = shipped_store().clone();
+        known.merge(shipped_atlas()).unwrap();
+        known
+    }
+
     #[test]
     fn the_atlas_certificates_certify_every_value_of_their_plies() {
         let certs = atlas_certificates();
@@ -178,9 +178,7 @@ mod tests {
         // Every position of plies ≤ D: the atlas's value is what the
         // certificates prove, and source `proof` answers it.
         let proven = shipped_proven();
-        let mut atlas = shipped_store().clone();
-        atlas.merge(shipped_atlas()).unwrap();
-        let atlas = &atlas;
+        let atlas = &shipped_values();
         let tree = crate::atlas::tree(RuleSet::BrainKing, Position::start(), ATLAS_CERTIFIED_DEPTH);
         let mut certified = 0;
         for pos in tree.iter().flatten() {
@@ -201,8 +199,7 @@ mod tests {
         let gz = include_bytes!("../../../docs/results/opening-book-ply10.csv.gz");
         let mut text = String::new();
         flate2::read::GzDecoder::new(&gz[..]).read_to_string(&mut text).unwrap();
-        let mut known = shipped_store().clone();
-        known.merge(shipped_atlas()).unwrap();
+        let known = shipped_values();
         let (mut rows, mut exact) = (0, 0);
         for row in text.lines().skip(1) {
             // line, plies, position, score, best_move, exact_value

@@ -225,8 +225,9 @@ impl Certificate {
         alq_fs::write_atomic(path, &bytes).map_err(SolveError::io(path))
     }
 
-    /// Parses a certificate's bytes, gzip-compressed or not (an embedded
-    /// file).
+    /// Parses a certificate's bytes, gzip-compressed or not (a file's, or
+    /// an embedded one): a gzip-compressed certificate (large ones are
+    /// shipped so) is read as it is, its first two bytes say which.
     pub fn from_bytes(bytes: &[u8]) -> Result<Certificate, CertificateError> {
         if bytes.starts_with(&GZIP) {
             Certificate::parse(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(bytes)))
@@ -238,17 +239,9 @@ impl Certificate {
     /// Reads a certificate file; a damaged or truncated file is refused
     /// with the line that is wrong.
     pub fn read(path: &Path) -> Result<Certificate, SolveError> {
-        let file = std::fs::File::open(path).map_err(SolveError::io(path))?;
-        let mut reader = std::io::BufReader::new(file);
-        // A gzip-compressed certificate (large ones are shipped so) is read
-        // as it is: its first two bytes say which.
-        let gzip = reader.fill_buf().map_err(SolveError::io(path))?.starts_with(&GZIP);
-        let parsed = if gzip {
-            Certificate::parse(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(reader)))
-        } else {
-            Certificate::parse(reader)
-        };
-        parsed.map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
+        let bytes = std::fs::read(path).map_err(SolveError::io(path))?;
+        Certificate::from_bytes(&bytes)
+            .map_err(|e| SolveError::BadCertificate { path: path.to_path_buf(), reason: e.to_string() })
     }
 
     /// Reads a certificate file and checks it from its own root
