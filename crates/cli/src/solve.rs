@@ -10,6 +10,8 @@ use alq_engine::{Position, RuleSet, Side};
 use alq_solver::{load_state, save_state, Budget, Goal, Outcome, Solver, ThresholdSolver};
 use alq_tablebase::Tablebase;
 
+mod check;
+
 /// Proves the game-theoretic value of a position: `win D`, `loss D` (D in
 /// plies to the end, where the side to move has no legal move; `≤ D` marks an
 /// upper bound), `draw` (neither side can force the end), or `unknown` when
@@ -127,6 +129,17 @@ pub struct SolveArgs {
     /// first; atomically, gzip-compressed when FILE ends in `.gz`).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["certificate", "resume", "nodes", "movetime"])]
     check: Option<PathBuf>,
+    /// With `--check` of a win certificate: also whether it wins under the
+    /// no-progress rule of games (a draw after PLIES plies in a row without a
+    /// capture or a forward move; 60 when the value is left out). Measures
+    /// the longest run of plies without progress that the opponent can force
+    /// inside the certificate from the root or a progress move, each table
+    /// leaf adding its distance to progress from the dtz tables in `--tb`
+    /// (`alq tb build --kind dtz`), and prints it with its line. Exit 2 when
+    /// a run is longer than the rule (an error: the certificate does not show
+    /// the win under it, though the position may still be won another way).
+    #[arg(long, value_name = "PLIES", requires_all = ["check", "tb"], num_args = 0..=1, default_missing_value = "60", value_parser = clap::value_parser!(u32).range(1..=60))]
+    no_progress: Option<u32>,
     /// Deepen a certificate instead of searching: re-prove each of its table
     /// leaves with more pieces than the `--tb` tables hold (K, their largest
     /// piece count) by its own proof of the certificate's goal over the ≤ K
@@ -188,7 +201,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         bail!("--out goes with --check (a lean copy of the certificate) or --deepen");
     }
     if let Some(file) = &args.check {
-        return run_check(&args, file);
+        return check::run_check(&args, file);
     }
     if let Some(file) = &args.deepen {
         return run_deepen(&args, file);
@@ -422,65 +435,6 @@ fn run_goals(
         println!("value {}", value.unwrap_or("unknown"));
     }
     Ok(())
-}
-
-/// `alq solve --check FILE`: verifies a certificate.
-fn run_check(args: &SolveArgs, file: &std::path::Path) -> anyhow::Result<()> {
-    let cert = alq_solver::Certificate::read(file)?;
-    if args.rules.rules.is_some_and(|r| r != cert.rules) {
-        bail!("{} is a certificate under the {} rules", file.display(), cert.rules);
-    }
-    let pos = match args.position.as_deref() {
-        Some(text) => crate::parse_position(Some(text))?,
-        None if args.moves.is_some() => Position::start_of(cert.rules),
-        None => Position::from_key_unchecked(cert.root),
-    };
-    let pos = crate::play_line(pos, cert.rules, args.moves.as_deref())?;
-    let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(cert.rules))).transpose()?;
-    let start = std::time::Instant::now();
-    // Without tables, every step but the table leaves' values.
-    let report = match &tb {
-        Some(tb) => alq_solver::check_certificate(&cert, &pos, Some(tb)),
-        None => alq_solver::check_structure(&cert, &pos),
-    }
-    .map_err(|e| anyhow::anyhow!("{}: the certificate does not hold: {e}", file.display()))?;
-    println!("certificate {}", file.display());
-    println!("rules {}", cert.rules);
-    println!("root {:016x} {pos}", pos.key());
-    println!("goal {}", cert.goal);
-    println!("{}", leaves_text(&cert, args.tb.as_deref()));
-    println!(
-        "checked {} entries ({} table leaves, {} without a legal move, {} not reached from the root) in {:.3} s",
-        report.entries,
-        report.table_leaves,
-        report.end_leaves,
-        report.unreachable,
-        start.elapsed().as_secs_f64()
-    );
-    if let Some(out) = &args.out {
-        let lean = cert.lean();
-        lean.write(out)?;
-        println!("certificate {} ({} entries, only those the root reaches)", out.display(), lean.entries.len());
-    }
-    if !report.leaves_checked() {
-        // Not "proven": the leaves' values are the tables' to confirm.
-        println!(
-            "checked {} except its {} table leaves' values (give --tb with the ≤ {} tables)",
-            cert.goal, report.table_leaves, cert.table_pieces
-        );
-    } else {
-        println!("proven {}", cert.goal);
-    }
-    Ok(())
-}
-
-/// What a certificate's table leaves lean on, for the check's report.
-fn leaves_text(cert: &alq_solver::Certificate, tb: Option<&std::path::Path>) -> String {
-    match (cert.table_pieces, tb) {
-        (0, _) => "tables none (no table leaves)".to_string(),
-        (k, Some(dir)) => format!("tables {k} (leaves probed in {})", dir.display()),
-        (k, None) => format!("tables {k} (leaves not probed: no --tb)"),
-    }
 }
 
 /// `alq solve --deepen CERT --tb DIR --out FILE`: a certificate over

@@ -143,12 +143,15 @@ pub struct BuildArgs {
     /// the end, one byte a position) or `wdl` (win, draw or loss only, 2 bits
     /// a position, a quarter of the disk and of the memory that captures
     /// read). A folder may hold both kinds; probing uses the distance tables
-    /// where they cover the position and the wdl tables beyond. `dtz`
-    /// (BrainKing's rules only): values under the 60-ply no-progress rule,
-    /// win (with the plies to the next capture or forward move), cursed win
-    /// (won only without the rule), draw, blessed loss or loss, one byte a
-    /// position; `alq tb probe` and `alq tb stats` show them beside the
-    /// other kinds'.
+    /// where they cover the position and the wdl tables beyond. `dtz`:
+    /// values under the 60-ply no-progress rule, win (with the plies to the
+    /// next capture or forward move), cursed win (won only without the
+    /// rule), draw, blessed loss or loss, one byte a position; `alq tb probe`
+    /// and `alq tb stats` show them beside the other kinds', and `alq solve
+    /// --check --no-progress` reads them. Under the classic rules a forward
+    /// move can be taken back, and they are solved by raising each
+    /// position's count thresholds to a fixed point (about twice the passes'
+    /// time).
     #[arg(long, value_name = "KIND", default_value = "distance", value_parser = ["distance", "wdl", "dtz"])]
     kind: String,
     /// The rule set to solve (`brainking`, the default, or `classic`); a

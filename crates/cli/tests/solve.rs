@@ -424,3 +424,79 @@ fn deepen_lists_resisting_leaves_then_writes_a_certificate_over_small_tables() {
         assert_eq!(alq(&bad).status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn no_progress_measures_the_runs_inside_a_win_certificate() {
+    let dir = fresh_dir("cli-solve-no-progress");
+    let tb = dir.join("tb");
+    let t = tb.to_str().unwrap();
+    let out = alq(&["tb", "build", "--pieces", "4", "--kind", "wdl", "--out", t]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // A White win whose certificate has a table leaf of ≤ 4 pieces.
+    let pos = "...../..B../B..../.W.W./..W.. w";
+    let cert = dir.join("win.cert");
+    let f = cert.to_str().unwrap();
+    let out = alq(&["solve", "--position", pos, "--goal", "white-wins", "--certificate", f, "--tb", t, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Without dtz tables the leaves' distances to progress are missing: named.
+    let out = alq(&["solve", "--check", f, "--tb", t, "--no-progress"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--kind dtz"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = alq(&["tb", "build", "--pieces", "4", "--kind", "dtz", "--out", t]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The longest run: two plies (a sideways move, then a capture) from the root.
+    let out = alq(&["solve", "--check", f, "--tb", t, "--no-progress"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(text.contains(&format!("longest run without progress 2 plies from {pos}: ")), "{text}");
+    assert!(text.contains("no-progress rule 60: holds"), "{text}");
+    assert!(text.contains("repetition: no position comes back"), "{text}");
+    assert_eq!(text.lines().last(), Some("proven white-wins"), "{text}");
+    // A rule of 1 ply: that run does not fit, exit 2.
+    let out = alq(&["solve", "--check", f, "--tb", t, "--no-progress", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no-progress rule 1: not shown"), "{}", stdout(&out));
+    // A draw goal holds under the rule as it is.
+    let draw = dir.join("draw.cert");
+    let d = draw.to_str().unwrap();
+    let out = alq(&["solve", "--position", pos, "--goal", "white-draws", "--certificate", d, "--tb", t, "--quiet"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&alq(&["solve", "--check", d, "--tb", t, "--no-progress"]));
+    assert!(text.contains("holds under it too"), "{text}");
+    // --no-progress needs --check and --tb.
+    assert_eq!(alq(&["solve", "--check", f, "--no-progress"]).status.code(), Some(2));
+
+    // Classic: a forward move can be taken back, so repetition is covered
+    // only with distance tables beside the dtz ones (the leaves played on
+    // by the fastest wins).
+    let classic = dir.join("classic");
+    let c = classic.to_str().unwrap();
+    let cert = dir.join("classic.cert");
+    let cf = cert.to_str().unwrap();
+    for kind in ["wdl", "dtz"] {
+        let out = alq(&["tb", "build", "--rules", "classic", "--pieces", "4", "--kind", kind, "--out", c]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = alq(&[
+        "solve",
+        "--rules",
+        "classic",
+        "--position",
+        pos,
+        "--goal",
+        "white-wins",
+        "--certificate",
+        cf,
+        "--tb",
+        c,
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&alq(&["solve", "--check", cf, "--tb", c, "--no-progress"]));
+    assert!(text.contains("no-progress rule 60: holds") && text.contains("repetition: not covered"), "{text}");
+    let out = alq(&["tb", "build", "--rules", "classic", "--pieces", "4", "--kind", "distance", "--out", c]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&alq(&["solve", "--check", cf, "--tb", c, "--no-progress"]));
+    assert!(text.contains("table leaves by their distance to the end"), "{text}");
+    assert!(text.contains("no-progress rule 60 and repetition: hold"), "{text}");
+}

@@ -271,24 +271,23 @@ fn dtz_tables_are_built_probed_counted_verified_and_read_by_the_oracle() {
     let out = alq(&["tb", "verify", "--tb", tb]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).contains("dtz ≤ 5"), "{}", stdout(&out));
-    // Classic rules are refused by name.
+    // The classic rules have them too (their own solver: a forward move can
+    // be taken back there), verified against their win/draw/loss tables.
     let classic = fresh_dir("tb-dtz-classic");
-    let out = alq(&[
-        "tb",
-        "build",
-        "--pieces",
-        "2",
-        "--kind",
-        "dtz",
-        "--rules",
-        "classic",
-        "--out",
-        classic.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(2), "{}", stdout(&out));
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("without backward moves"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let c = classic.to_str().unwrap();
+    for kind in ["wdl", "dtz"] {
+        let out = alq(&["tb", "build", "--pieces", "4", "--kind", kind, "--rules", "classic", "--out", c]);
+        assert!(out.status.success(), "classic {kind}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = alq(&["tb", "verify", "--tb", c]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("dtz ≤ 4"), "{}", stdout(&out));
+    // That 2v2 is a draw under the classic rules (Black's pieces capture
+    // backwards too); a 2v1 is a win.
+    for (p, rule) in
+        [(pos, "under the 60-ply rule draw"), ("...../...../B..../..W../WW... w", "under the 60-ply rule win ")]
+    {
+        let probe = stdout(&alq(&["tb", "probe", "--tb", c, "--rules", "classic", "--position", p]));
+        assert!(probe.lines().any(|l| l.starts_with(rule)), "{probe}");
+    }
 }

@@ -40,6 +40,7 @@ mod explicit;
 mod files;
 mod goal;
 mod keymap;
+pub mod no_progress;
 mod predecessors;
 pub mod reachable;
 mod saved;
@@ -54,6 +55,7 @@ pub use certificate::{
 pub use error::SolveError;
 pub use exact::{Progress, SolveResult, Solver};
 pub use goal::Goal;
+pub use no_progress::{check_no_progress, Leaves, NoProgressError, NoProgressReport};
 pub use saved::{load_state, save_state, SavedState};
 pub use search_state::SearchState;
 pub use store::ProvenStore;

@@ -181,10 +181,11 @@ pub fn build_with(
 pub fn build_dtz_with_limit(
     dir: &Path,
     options: &BuildOptions,
+    solver: Solver,
     limit: u32,
     report: &mut dyn FnMut(Event),
 ) -> Result<Outcome, TbError> {
-    build_inner(dir, &BuildOptions { kind: Kind::Dtz, ..options.clone() }, Solver::Auto, limit, report)
+    build_inner(dir, &BuildOptions { kind: Kind::Dtz, ..options.clone() }, solver, limit, report)
 }
 
 fn build_inner(
@@ -253,8 +254,10 @@ fn build_inner(
                 }
                 report(Event::Unit(phase));
             };
-            let tables = if kind == Kind::Dtz {
+            let tables = if kind == Kind::Dtz && solver.uses_slices(rules) {
                 crate::dtz::solve_unit(rules, unit, dtz_limit, &lookup, &mut progress)?
+            } else if kind == Kind::Dtz {
+                crate::dtz_cycles::solve_unit(rules, unit, dtz_limit, &lookup, &mut progress)?
             } else if solver.uses_slices(rules) {
                 slices::solve_unit(rules, unit, kind, &lookup, &mut progress)?
             } else {

@@ -25,6 +25,7 @@
 mod build;
 mod check;
 mod dtz;
+mod dtz_cycles;
 mod error;
 mod format;
 mod index;
