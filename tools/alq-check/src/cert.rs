@@ -16,7 +16,8 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::Read;
 use std::path::Path;
 
-use crate::{for_each_path, legal_moves_in, Pos, Rules, Tables, Wdl};
+use crate::counted::{is_progress, Counted};
+use crate::{for_each_path, legal_moves_in, Move, Pos, Rules, Tables, Wdl};
 
 /// Returns `Err(error)` unless `cond` holds.
 macro_rules! ensure {
@@ -95,6 +96,18 @@ pub struct Report {
     pub unreachable: usize,
 }
 
+/// What [`Certificate::no_progress`] measured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Runs {
+    /// The longest run without progress from a reset position (the root, or one a progress move reaches), and
+    /// where it starts; `u32::MAX` for a table leaf that is not won (or lost) within the rule.
+    pub longest: u32,
+    pub worst: Pos,
+    /// Reset positions reached from the root, and how many have runs longer than the rule.
+    pub resets: usize,
+    pub over: usize,
+}
+
 /// Reads a certificate file, gzip-compressed or not, as text.
 pub fn read_file(path: &Path) -> Result<String, Fault> {
     let fault = |problem: String| Fault { line: None, problem };
@@ -163,6 +176,90 @@ impl Certificate {
         ensure!(by_key.contains_key(&root.key()), fault(4, format!("the root {} has no entry", root.text())));
         let (prover_black, win) = (goal.starts_with("black"), goal.ends_with("wins"));
         Ok(Certificate { rules, goal, prover_black, win, root, tables, entries, by_key })
+    }
+
+    /// For a win goal, checked before: the runs of plies without progress (no capture, no step towards the far
+    /// row) that the opponent can force while the prover keeps to the certificate's moves, up to the first
+    /// progress move or the end, table leaves adding their plies to progress under the rule (`counted`, built for
+    /// [`Certificate::table_classes`]). The win holds under the rule when no run from a reset position (the root,
+    /// where the count is 0, or a position a progress move reaches) is longer than the rule's plies. No position
+    /// repeats inside a win certificate (its ranks fall).
+    pub fn no_progress(&self, counted: &Counted) -> Result<Runs, Fault> {
+        let none = |problem: String| Fault { line: None, problem };
+        ensure!(
+            self.win,
+            none(format!("{}: a draw goal, which the rule (it only adds draws) cannot break", self.goal))
+        );
+        ensure!(counted.rules == self.rules, none("counted values of other rules".into()));
+        let limit = counted.limit as u32;
+        let n = self.entries.len();
+        // The moves an entry covers.
+        let covered = |e: &Entry| -> Vec<Move> {
+            match &e.step {
+                Step::Move(text) => {
+                    let mut found = Vec::new();
+                    for_each_path(self.rules, &e.pos, &mut |m| {
+                        if found.is_empty() && m.text() == *text {
+                            found.push(*m);
+                        }
+                    });
+                    found
+                }
+                Step::All => legal_moves_in(self.rules, &e.pos),
+                Step::Table(_) | Step::End => Vec::new(),
+            }
+        };
+        let entry_of = |e: &Entry, m: &Move| -> Result<usize, Fault> {
+            let child = e.pos.play(m);
+            self.by_key
+                .get(&child.key())
+                .copied()
+                .ok_or_else(|| fault(e.line, format!("{} has no entry", child.text())))
+        };
+        // Children have smaller ranks: by rank, each entry's run from its children's.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| self.entries[i].rank);
+        let mut run = vec![0u32; n];
+        for i in order {
+            let e = &self.entries[i];
+            if let Step::Table(_) = e.step {
+                let prover_to_move = e.pos.black_to_move == self.prover_black;
+                run[i] = match counted.distance(&e.pos) {
+                    Some(Ok(d)) if prover_to_move => d,
+                    Some(Err(d)) if !prover_to_move => d,
+                    _ => u32::MAX,
+                };
+                continue;
+            }
+            for m in covered(e) {
+                let length = if is_progress(&e.pos, &m) { 1 } else { run[entry_of(e, &m)?].saturating_add(1) };
+                run[i] = run[i].max(length);
+            }
+        }
+        // The reset positions the root reaches.
+        let root = self.by_key[&self.root.key()];
+        let (mut seen, mut reset) = (vec![false; n], vec![false; n]);
+        (seen[root], reset[root]) = (true, true);
+        let mut stack = vec![root];
+        while let Some(i) = stack.pop() {
+            let e = &self.entries[i];
+            for m in covered(e) {
+                let j = entry_of(e, &m)?;
+                reset[j] |= is_progress(&e.pos, &m);
+                if !seen[j] {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        let resets: Vec<usize> = (0..n).filter(|&i| reset[i]).collect();
+        let worst = resets.iter().copied().max_by_key(|&i| run[i]).unwrap_or(root);
+        Ok(Runs {
+            longest: run[worst],
+            worst: self.entries[worst].pos,
+            resets: resets.len(),
+            over: resets.iter().filter(|&&i| run[i] > limit).count(),
+        })
     }
 
     /// The classes (White count, Black count) of the table leaves within `tables K`.

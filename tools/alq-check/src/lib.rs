@@ -1,9 +1,11 @@
 //! A second, independent checker of Alquerque Lab's proof certificates, written from `docs/RULES.md` (and, for
 //! the classic rules, the "Rule variants" table of `docs/rules-notes.md`) and the certificate format alone (it uses
 //! no crate of the workspace). This file: the board, positions, keys, texts and the move generator of both rule
-//! sets; [`tables`]: win/draw/loss tables by retrograde analysis; [`cert`]: the certificate checker.
+//! sets; [`tables`]: win/draw/loss tables by retrograde analysis; [`counted`]: values under the no-progress rule; [`cert`]: the
+//! certificate checker.
 
 pub mod cert;
+pub mod counted;
 pub mod tables;
 
 pub use cert::{check_with, Certificate, Fault, Report};

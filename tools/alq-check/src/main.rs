@@ -1,8 +1,10 @@
-//! `alq-check [--threads T] [--build-tables K] CERT...`: checks proof
-//! certificates (plain or gzip-compressed; BrainKing or classic rules) with its
-//! own move generator and tables (`--build-tables`: BrainKing's). Exit 0 when
-//! every certificate holds, 2 on the first fault of any (or bad arguments, or
-//! an unreadable file).
+//! `alq-check [--threads T] [--build-tables K] [--no-progress] CERT...`: checks
+//! proof certificates (plain or gzip-compressed; BrainKing or classic rules)
+//! with its own move generator and tables (`--build-tables`: BrainKing's).
+//! `--no-progress`: each win certificate must also win under the 60-ply
+//! no-progress rule (its runs without progress measured, table leaves by its
+//! own values under the rule). Exit 0 when every certificate holds, 2 on the
+//! first fault of any (or bad arguments, or an unreadable file).
 
 use std::process::ExitCode;
 use std::time::Instant;
@@ -11,7 +13,7 @@ use alq_check::cert::read_file;
 use alq_check::tables::class_size;
 use alq_check::{Certificate, Report, Rules, Tables};
 
-const USAGE: &str = "usage: alq-check [--threads T] [--build-tables K] CERT...";
+const USAGE: &str = "usage: alq-check [--threads T] [--build-tables K] [--no-progress] CERT...";
 
 fn main() -> ExitCode {
     let ok = run().unwrap_or_else(|e| {
@@ -25,6 +27,7 @@ fn main() -> ExitCode {
 fn run() -> Result<bool, String> {
     let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut build_k: Option<usize> = None;
+    let mut no_progress = false;
     let mut files = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -35,6 +38,7 @@ fn run() -> Result<bool, String> {
         match a.as_str() {
             "--threads" => threads = number("--threads")?.clamp(1, 64),
             "--build-tables" => build_k = Some(number("--build-tables")?.min(alq_check::cert::MAX_TABLES)),
+            "--no-progress" => no_progress = true,
             "-h" | "--help" => return Err(USAGE.into()),
             _ if a.starts_with('-') => return Err(format!("unknown option {a:?}\n{USAGE}")),
             _ => files.push(a),
@@ -85,6 +89,26 @@ fn run() -> Result<bool, String> {
                     println!("{f}: rules {rules}, root {:016x} {root}, goal {goal}, tables {k}", cert.root.key());
                     println!("{f}: {entries} entries ({unreachable} not reached from the root), {table_leaves} table leaves, {end_leaves} end leaves, checked in {secs:.2}s");
                     println!("proven {goal}");
+                    if no_progress && cert.win {
+                        let start = Instant::now();
+                        let classes: Vec<_> = cert.table_classes().into_iter().collect();
+                        let counted = alq_check::counted::Counted::build(cert.rules, &classes, 60);
+                        match cert.no_progress(&counted) {
+                            Ok(runs) if runs.over == 0 => {
+                                let secs = start.elapsed().as_secs_f64();
+                                println!("{f}: longest run without progress {} plies from {} ({} reset positions), {secs:.2}s", runs.longest, runs.worst.text(), runs.resets);
+                                println!("no-progress rule 60: holds");
+                            }
+                            Ok(runs) => {
+                                eprintln!("{f}: no-progress rule 60 not shown: {} of {} reset positions have longer runs (from {})", runs.over, runs.resets, runs.worst.text());
+                                ok = false;
+                            }
+                            Err(e) => {
+                                eprintln!("{f}: no-progress: {e}");
+                                ok = false;
+                            }
+                        }
+                    }
                 }
                 Err(e) => {
                     eprintln!("{f}: does not hold: {e}");

@@ -109,7 +109,7 @@ pub fn class_size(w: usize, b: usize) -> usize {
     BINOM[25][w] * BINOM[25 - w][b]
 }
 
-fn index(pos: &Pos) -> usize {
+pub(crate) fn index(pos: &Pos) -> usize {
     let (w, b) = pos.class();
     // Black's points renumbered among the points White leaves free.
     let black = bits(pos.black).map(|p| 1 << (p - (pos.white & ((1 << p) - 1)).count_ones() as usize)).sum();
@@ -117,7 +117,7 @@ fn index(pos: &Pos) -> usize {
     i + if pos.black_to_move { class_size(w, b) } else { 0 }
 }
 
-fn position(w: usize, b: usize, i: usize) -> Pos {
+pub(crate) fn position(w: usize, b: usize, i: usize) -> Pos {
     let n = class_size(w, b);
     let (black_to_move, i) = (i >= n, i % n);
     let white = unrank(i / BINOM[25 - w][b], w);
@@ -429,7 +429,7 @@ fn reports(p_symmetric: bool, q_symmetric: bool, q_canonical: bool) -> Option<u8
 /// came one step back along a moving direction from an empty point not on its frozen last row (classic: from any
 /// empty point next to `q` on a line). Whether that side had a capture there (and so could not move simply) is left
 /// to the caller: such positions are decided in step 1.
-fn for_each_predecessor(rules: Rules, pos: &Pos, f: &mut dyn FnMut(Pos)) {
+pub(crate) fn for_each_predecessor(rules: Rules, pos: &Pos, f: &mut dyn FnMut(Pos)) {
     let mover_black = !pos.black_to_move;
     let ours = if mover_black { pos.black } else { pos.white };
     let empty = ALL_POINTS & !(pos.white | pos.black);

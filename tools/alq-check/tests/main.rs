@@ -6,5 +6,6 @@
 mod binary;
 mod certs;
 mod common;
+mod counted;
 mod moves;
 mod tables;
