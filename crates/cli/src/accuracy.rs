@@ -7,7 +7,7 @@ use anyhow::{bail, Context};
 use clap::Args;
 
 use alq_oracle::Oracle;
-use alq_play::{grade_game, GradeReport, GradedGame, Phase, ValueCache};
+use alq_play::{grade_game_by, GradeReport, GradedGame, Phase, ValueCache};
 use alq_records::GameRecord;
 use alq_solver::Budget;
 
@@ -54,7 +54,8 @@ pub struct AccuracyArgs {
     /// Search budget per position, in expanded positions.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
-    /// One JSON object: {"games", "players": {NAME: {"games", "moves",
+    /// One JSON object: {"games", "values" ("infinite", or "rule" with
+    /// --rules-values), "players": {NAME: {"games", "moves",
     /// "kept", "half_lost", "full_lost", "unknown", "phases": {PHASE: {…}},
     /// "errors_per_game", "implied_errors", "errors_at_least_per_game",
     /// "error_rate", "first_errors", …}}, "first_errors":
@@ -90,9 +91,28 @@ pub struct GradeOracleArgs {
     /// Leave out the shipped proofs (the grading oracle's).
     #[arg(long)]
     pub no_shipped: bool,
+    /// Judge moves by values under the 60-ply no-progress rule, at the
+    /// game's own count of plies without a capture or forward move, where
+    /// the `--tb` folder holds distance-to-progress tables covering the
+    /// position (`alq tb build --kind dtz`; a win the rule turns into a draw
+    /// counts as a draw); elsewhere by the infinite game's values, as
+    /// without the flag. Up to 10 pieces (BrainKing's) and 8 (classic) the
+    /// two differ only where the count is already high: no endgame changes
+    /// value at count 0.
+    #[arg(long)]
+    pub rules_values: bool,
 }
 
 impl GradeOracleArgs {
+    /// The values moves are judged by.
+    pub fn values(&self) -> alq_play::Values {
+        if self.rules_values {
+            alq_play::Values::Rule
+        } else {
+            alq_play::Values::Infinite
+        }
+    }
+
     /// The budget per position: `nodes` or `ms` milliseconds.
     pub fn budget(&self, ms: Option<u64>, nodes: Option<u64>) -> Budget {
         crate::oracle::budget(nodes, ms, Duration::from_millis(1000), self.grade_hash)
@@ -123,6 +143,7 @@ pub fn grade_records(
     oracle: &Oracle<'_>,
     records: &[GameRecord],
     budget: Budget,
+    values: alq_play::Values,
     quiet: bool,
 ) -> anyhow::Result<(GradeReport, Vec<GradedGame>)> {
     let bar = crate::progress::bar(quiet, records.len() as u64, "{bar:30} {pos}/{len} games graded, {msg} (eta {eta})");
@@ -130,7 +151,7 @@ pub fn grade_records(
     let mut report = GradeReport::default();
     let mut graded = Vec::with_capacity(records.len());
     for record in records {
-        let game = grade_game(oracle, &mut cache, record, budget)?;
+        let game = grade_game_by(oracle, &mut cache, record, budget, values)?;
         report.add(&game);
         graded.push(game);
         bar.inc(1);
@@ -266,10 +287,20 @@ pub fn run(args: AccuracyArgs) -> anyhow::Result<()> {
     let budget = args.oracle.budget(args.movetime, args.nodes);
     let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
     let oracle = args.oracle.open(rules, tb.as_ref(), budget)?;
-    let (report, graded) = grade_records(&oracle, &records, budget, args.quiet)?;
+    if args.oracle.rules_values && tb.as_ref().is_none_or(|t| t.coverage(alq_tablebase::Kind::Dtz).is_none()) {
+        bail!("--rules-values needs distance-to-progress tables in --tb (alq tb build --kind dtz)");
+    }
+    let (report, graded) = grade_records(&oracle, &records, budget, args.oracle.values(), args.quiet)?;
+    let values = if args.oracle.rules_values { "rule" } else { "infinite" };
     if args.json {
-        println!("{}", grades_json(&report, &graded)?);
+        let mut json = grades_json(&report, &graded)?;
+        json["values"] = values.into();
+        println!("{json}");
     } else {
+        if args.oracle.rules_values {
+            let n = tb.as_ref().and_then(|t| t.coverage(alq_tablebase::Kind::Dtz)).unwrap_or(0);
+            println!("values: under the 60-ply no-progress rule at each game's count where the dtz tables (≤ {n} pieces) cover the position, the infinite game's elsewhere");
+        }
         print_grades(&report);
     }
     Ok(())

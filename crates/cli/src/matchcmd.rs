@@ -180,7 +180,8 @@ pub fn run(args: MatchArgs) -> anyhow::Result<()> {
         let budget = args.grading.budget(Some(args.grade_movetime), None);
         let tb = args.tb.as_deref().map(|dir| crate::players::open_tablebase(dir, Some(rules))).transpose()?;
         let oracle = args.grading.open(rules, tb.as_ref(), budget)?;
-        let (grades, graded) = crate::accuracy::grade_records(&oracle, &games, budget, args.quiet)?;
+        let (grades, graded) =
+            crate::accuracy::grade_records(&oracle, &games, budget, args.grading.values(), args.quiet)?;
         crate::accuracy::print_grades(&grades);
         Some(crate::accuracy::grades_json(&grades, &graded)?)
     } else {

@@ -161,6 +161,7 @@ fn grade_runs(
         grade_hash: 1024,
         grade_eval: "hce".to_string(),
         no_shipped: false,
+        rules_values: false,
     };
     let budget = grading.budget(Some(movetime), None);
     let oracle = grading.open(rules, tb.as_ref(), budget)?;
@@ -174,7 +175,7 @@ fn grade_runs(
         eprintln!("grading {} against perfect play", run.player);
         let (replayed, _) = alq_records::read_all(std::slice::from_ref(&games), false)?;
         let records: Vec<_> = replayed.into_iter().map(|g| g.record).collect();
-        let (report, graded) = crate::accuracy::grade_records(&oracle, &records, budget, quiet)?;
+        let (report, graded) = crate::accuracy::grade_records(&oracle, &records, budget, grading.values(), quiet)?;
         let json = crate::accuracy::grades_json(&report, &graded)?;
         alq_records::write_atomic(&grades, (json.to_string() + "\n").as_bytes())
             .with_context(|| format!("cannot write {}", grades.display()))?;

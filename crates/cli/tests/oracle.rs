@@ -230,6 +230,31 @@ fn accuracy_grades_every_move_and_match_grade_adds_it() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(!out.stderr.is_empty(), "{args:?}");
     }
+    // --rules-values without distance-to-progress tables: named.
+    let out = alq(&["accuracy", "--games", games.to_str().unwrap(), "--nodes", "10", "--rules-values"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--kind dtz"), "{}", String::from_utf8_lossy(&out.stderr));
+    // With them (≤ 4 pieces: the start's games reach none, but the values
+    // are named in the output).
+    let tb = dir.join("tb");
+    let out = alq(&["tb", "build", "--pieces", "4", "--kind", "dtz", "--out", tb.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = alq(&[
+        "accuracy",
+        "--games",
+        games.to_str().unwrap(),
+        "--nodes",
+        "10",
+        "--rules-values",
+        "--tb",
+        tb.to_str().unwrap(),
+        "--json",
+        "--quiet",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["values"], "rule", "{json}");
+    assert_eq!(json["games"].as_u64(), Some(4));
 }
 
 #[test]

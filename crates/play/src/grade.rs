@@ -231,13 +231,46 @@ pub fn grade_game(
     record: &GameRecord,
     budget: Budget,
 ) -> Result<GradedGame, GradeError> {
+    grade_game_by(oracle, cache, record, budget, Values::Infinite)
+}
+
+/// Which values a grading judges moves by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Values {
+    /// The infinite game's (the tables', proofs' and searches' values).
+    #[default]
+    Infinite,
+    /// Under the 60-ply no-progress rule at the game's own count, where the
+    /// oracle's tables hold distance-to-progress tables covering the
+    /// position (`alq tb build --kind dtz`); elsewhere the infinite game's.
+    Rule,
+}
+
+/// [`grade_game`] by the chosen [`Values`].
+pub fn grade_game_by(
+    oracle: &Oracle<'_>,
+    cache: &mut ValueCache,
+    record: &GameRecord,
+    budget: Budget,
+    values: Values,
+) -> Result<GradedGame, GradeError> {
     let game_error = |source| GradeError::Game { id: record.id, source };
     let replayed = record.replay().map_err(game_error)?;
     let chosen = players_choice(record).map_err(game_error)?;
     let positions = replayed.game.positions();
     let mut mover_values = Vec::with_capacity(positions.len());
-    for pos in positions {
-        mover_values.push(cache.value(oracle, pos, budget)?);
+    // The plies without progress counted at each position.
+    let mut count = 0;
+    for (i, pos) in positions.iter().enumerate() {
+        if i > 0 {
+            let progress = replayed.game.moves()[i - 1].is_progress(positions[i - 1].side_to_move());
+            count = if progress { 0 } else { count + 1 };
+        }
+        let rule = if values == Values::Rule { oracle.rule_value(pos) } else { None };
+        mover_values.push(match rule {
+            Some(dtz) => Value::from(dtz.under_rule(count)),
+            None => cache.value(oracle, pos, budget)?,
+        });
     }
     let white_values = positions
         .iter()

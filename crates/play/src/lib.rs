@@ -37,7 +37,8 @@ pub mod protocol;
 pub use choice::Choice;
 pub use external::{EngineProcess, Forfeit};
 pub use grade::{
-    grade_game, GradeError, GradeReport, GradedGame, GradedMove, Phase, PlayerGrades, ValueCache, Verdict,
+    grade_game, grade_game_by, GradeError, GradeReport, GradedGame, GradedMove, Phase, PlayerGrades, ValueCache,
+    Values, Verdict,
 };
 pub use matches::{
     check_games, game_seed, run_match, run_match_with_games, MatchConfig, MatchError, MatchReport, OpeningSource,

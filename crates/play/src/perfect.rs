@@ -14,7 +14,11 @@
 //!    with a certificate whose leaves are distance-table positions, within
 //!    twenty times its budget, and follows its ranks), else
 //!    one chosen to make progress: a move
-//!    that ends the game, else the fewest plies to the end by distance
+//!    that ends the game, else (where distance-to-progress tables cover
+//!    it, `alq tb build --kind dtz`, and the game plays the 60-ply
+//!    no-progress rule) a move that keeps the win under the rule at the
+//!    game's count with the fewest plies to the next capture or forward
+//!    move, else the fewest plies to the end by distance
 //!    tables, else a capture or a forward move (under BrainKing's rules
 //!    they never come back, so a won game cannot circle as long as such
 //!    moves keep the win), then a move that does not repeat a position of
@@ -51,7 +55,7 @@ use alq_engine::{Evaluator, Game, Hce, HceWeights, Limits, Move, Position, RuleS
 use alq_oracle::{Oracle, Value};
 use alq_solver::certificate::Step;
 use alq_solver::{Budget, Certificate, Goal, Outcome, ThresholdSolver};
-use alq_tablebase::{Exact, Kind, Tablebase};
+use alq_tablebase::{Dtz, Exact, Kind, Tablebase, NO_PROGRESS_PLIES};
 
 use crate::choice::Choice;
 
@@ -297,11 +301,45 @@ impl Perfect {
         }
     }
 
-    /// How much a winning move advances the win (larger is better).
-    fn progress(&self, game: &Game, mv: Move) -> (bool, std::cmp::Reverse<u32>, bool, bool, usize, bool) {
+    /// Under the game's no-progress rule (60 plies, the count the game has
+    /// reached), where the distance-to-progress tables cover the position
+    /// after `mv`: whether `mv` keeps a win the rule allows, and the plies it
+    /// leaves to the next progress move (0 when it is one); else `(false,
+    /// MAX)` for every move alike.
+    fn rule_progress(&self, game: &Game, mv: Move) -> (bool, std::cmp::Reverse<u32>) {
+        let unknown = (false, std::cmp::Reverse(u32::MAX));
+        if game.config().no_progress_limit != Some(NO_PROGRESS_PLIES) {
+            return unknown;
+        }
+        let pos = game.position();
+        let child = pos.play(mv);
+        let covered = self.tb.and_then(|t| t.coverage(Kind::Dtz)).is_some_and(|n| child.occupied().count() <= n);
+        let Some(tb) = self.tb.filter(|_| covered) else { return unknown };
+        let progress = mv.is_progress(pos.side_to_move());
+        let count = if progress { 0 } else { game.quiet_plies() + 1 };
+        match tb.probe_dtz(&child) {
+            Ok(Dtz::Loss(d)) if count + d <= NO_PROGRESS_PLIES => {
+                (true, std::cmp::Reverse(if progress { 0 } else { d }))
+            }
+            _ => unknown,
+        }
+    }
+
+    /// How much a winning move advances the win (larger is better): a move
+    /// that ends the game; one that keeps the win under the no-progress rule
+    /// with the fewest plies to the next progress move (where the dtz tables
+    /// know); the fewest plies to the end (distance tables); then captures
+    /// and forward moves, a position not seen in the game, the most
+    /// captures.
+    fn progress(
+        &self,
+        game: &Game,
+        mv: Move,
+    ) -> (bool, (bool, std::cmp::Reverse<u32>), std::cmp::Reverse<u32>, bool, bool, usize, bool) {
         let pos = game.position();
         let child = pos.play(mv);
         let ends = child.is_lost_in(game.rules());
+        let rule = self.rule_progress(game, mv);
         let distance = self
             .tb
             .filter(|t| child.occupied().count() <= t.max_pieces())
@@ -318,7 +356,7 @@ impl Perfect {
         // Captures and forward moves never come back: a win kept by them
         // cannot circle, where sideways moves can (a repetition draws).
         let irreversible = mv.jumps() > 0 || forward;
-        (ends, std::cmp::Reverse(distance), irreversible, fresh, mv.jumps(), forward)
+        (ends, rule, std::cmp::Reverse(distance), irreversible, fresh, mv.jumps(), forward)
     }
 
     /// One of `moves`, which all keep `kept` (for the mover), by the

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use alq_engine::{Game, GameConfig, Hce, HceWeights, Position, RuleSet};
-use alq_oracle::Oracle;
-use alq_play::{grade_game, GradeReport, PlayerSpec, ValueCache, Verdict};
+use alq_oracle::{Oracle, Value};
+use alq_play::{grade_game, grade_game_by, GradeReport, PlayerSpec, ValueCache, Values, Verdict};
 use alq_records::GameRecord;
 use alq_solver::Budget;
 use alq_tablebase::{build, BuildOptions, Kind, Tablebase, Wdl};
@@ -169,4 +169,63 @@ fn the_perfect_players_games_grade_as_no_error() {
     let r = &report.players["random"];
     assert!(r.counts.half_lost + r.counts.full_lost > 0, "{r:?}");
     assert_eq!(report.games, 6);
+}
+
+#[test]
+fn rule_values_grade_by_the_no_progress_rule_at_each_games_count() {
+    // ≤ 5-piece distance and distance-to-progress tables; random games from
+    // 5-piece positions under the 60-ply rule, long enough that counts run
+    // high. Graded by the rule's values, every verdict is the one the dtz
+    // tables give at the count the game had reached (counted here from the
+    // moves); some differ from the infinite game's verdicts.
+    let dir = std::env::temp_dir().join(format!("alq-grade-dtz5-{}", std::process::id()));
+    for kind in [Kind::Distance, Kind::Dtz] {
+        build(&dir, &BuildOptions { pieces: 5, shard: None, rules: RuleSet::BrainKing, kind }, &mut |_| {}).unwrap();
+    }
+    let tb = Box::leak(Box::new(Tablebase::open(&dir).unwrap()));
+    let oracle = Oracle::new(RuleSet::BrainKing, Some(tb), Box::new(Hce::new(HceWeights::default())), Budget::nodes(1));
+    let (mut rule_cache, mut cache) = (ValueCache::default(), ValueCache::default());
+    let mut rng = ChaCha8Rng::seed_from_u64(61);
+    let (mut moves, mut differ) = (0, 0);
+    for id in 0..100 {
+        let pos = random_position(&mut rng, 5, 5);
+        let mut game = Game::new(pos, GameConfig::default());
+        while !game.is_over() {
+            // Shuffle without progress while a fresh position allows it,
+            // so that counts run high; else any move.
+            let here = game.position();
+            let legal = game.legal_moves();
+            let quiet: Vec<_> = legal
+                .iter()
+                .filter(|m| !m.is_progress(here.side_to_move()) && game.occurrences(&here.play(**m)) == 0)
+                .collect();
+            let mv = if quiet.is_empty() {
+                legal[rng.gen_range(0..legal.len())]
+            } else {
+                *quiet[rng.gen_range(0..quiet.len())]
+            };
+            game.play(mv).unwrap();
+        }
+        let record = GameRecord::from_game(id, 0, "white", "black", &game, 0, &vec![None; game.plies()]);
+        let by_rule = grade_game_by(&oracle, &mut rule_cache, &record, Budget::nodes(1), Values::Rule).unwrap();
+        let infinite = grade_game(&oracle, &mut cache, &record, Budget::nodes(1)).unwrap();
+        let positions = game.positions();
+        let mut count = 0;
+        let mut counts = vec![0];
+        for (i, mv) in game.moves().iter().enumerate() {
+            count = if mv.is_progress(positions[i].side_to_move()) { 0 } else { count + 1 };
+            counts.push(count);
+        }
+        let rule = |i: usize| Value::from(tb.probe_dtz(&positions[i]).unwrap().under_rule(counts[i]));
+        for (m, inf) in by_rule.moves.iter().zip(&infinite.moves) {
+            let i = m.ply as usize - 1;
+            let expected = Verdict::of(rule(i), rule(i + 1).for_other_side());
+            assert_eq!(m.verdict, expected, "game {id} ply {}: {} at count {}", m.ply, positions[i], counts[i]);
+            moves += 1;
+            differ += usize::from(m.verdict != inf.verdict);
+        }
+    }
+    assert!(moves > 400, "only {moves} moves");
+    // Measured: 3 of 1,601 (the winner, late in a run, no longer wins by the rule).
+    assert!(differ > 0, "no verdict changed by the rule in {moves} moves");
 }

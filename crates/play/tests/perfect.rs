@@ -102,6 +102,59 @@ fn perfect_wins_won_positions_against_random_and_greedy() {
     }
 }
 
+/// ≤ 5-piece distance and distance-to-progress tables in one folder.
+fn with_dtz() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tables_dir(5, Kind::Distance);
+        build(&dir, &BuildOptions { pieces: 5, shard: None, rules: RuleSet::BrainKing, kind: Kind::Dtz }, &mut |_| {})
+            .unwrap();
+        dir
+    })
+}
+
+#[test]
+fn perfect_converts_wins_within_the_no_progress_rule() {
+    // Positions won under the 60-ply rule: the perfect player, given the
+    // dtz tables, wins them against random and greedy with the rule on,
+    // and every move it plays keeps the win under the rule at the game's
+    // count (the position after it lost for the opponent within what is
+    // left of the 60 plies).
+    let tb = Tablebase::open(with_dtz()).unwrap();
+    let perfect = spec(&format!("perfect@tb={},movetime=200", with_dtz().display()));
+    let mut rng = ChaCha8Rng::seed_from_u64(60);
+    let mut won = 0;
+    while won < 6 {
+        let pos = random_position(&mut rng, 5, 5);
+        if !matches!(tb.probe_dtz(&pos), Ok(alq_tablebase::Dtz::Win(d)) if d > 1) {
+            continue;
+        }
+        for other in ["random", "greedy"] {
+            let mut game = Game::new(pos, GameConfig::default());
+            let (mut a, mut b) = (perfect.build(), spec(other).build());
+            let mut rng = ChaCha8Rng::seed_from_u64(won);
+            while !game.is_over() {
+                let mine = game.position().side_to_move() == pos.side_to_move();
+                let player = if mine { &mut a } else { &mut b };
+                let choice = player.choose(&game, &mut rng).unwrap();
+                game.play(choice.mv).unwrap();
+                if mine && !game.is_over() {
+                    let (count, now) = (game.quiet_plies(), game.position());
+                    let kept = matches!(tb.probe_dtz(&now), Ok(alq_tablebase::Dtz::Loss(d)) if count + d <= 60);
+                    assert!(
+                        kept,
+                        "{pos} against {other}: {} to {now} at count {count} lets the rule's win go",
+                        choice.mv
+                    );
+                }
+            }
+            let winner = game.outcome().and_then(|o| o.winner);
+            assert_eq!(winner, Some(pos.side_to_move()), "{pos} against {other}: {:?}", game.outcome());
+        }
+        won += 1;
+    }
+}
+
 #[test]
 fn perfect_never_loses_where_a_certificate_holds_the_draw() {
     // A 7-piece position whose draw (or better) for the mover a certificate

@@ -52,6 +52,14 @@ fn proven_certificates_exit_0_and_faults_exit_2() {
     assert_eq!(run(&[]).0, 2);
     assert_eq!(run(&["--threads"]).0, 2);
     assert_eq!(run(&["--bogus", file.to_str().unwrap()]).0, 2);
+    // Under the no-progress rule: the capture is progress, so the longest run is that one ply.
+    let (code, out, err) = run(&["--no-progress", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("longest run without progress 1 plies from ...../...../...../.B.../W.... w (2 reset positions)"),
+        "{out}"
+    );
+    assert!(out.contains("no-progress rule 60: holds\n"), "{out}");
     // Only building tables.
     let (code, out, _) = run(&["--build-tables", "2"]);
     assert_eq!((code, out.as_str()), (0, "built tables of up to 2 pieces: 2502 positions\n"));
