@@ -4,7 +4,9 @@
 //!
 //! In a position where it is to move, in this order:
 //! 1. positions whose every move the tables cover: the tables' best move
-//!    (fastest win, a draw, the slowest loss; see [`crate::TablesSpec`]);
+//!    (fastest win, a draw, the slowest loss; with distance-to-progress
+//!    tables and the 60-ply rule, by the values under the rule at the
+//!    game's count; see [`crate::TablesSpec`]);
 //! 2. the oracle's value of every move (tables, stores, threshold searches
 //!    within the `movetime` budget of each position asked);
 //! 3. a move that wins, if one is known: a win proof's move where the

@@ -130,6 +130,9 @@ impl EvalSpec {
 pub struct TablesSpec {
     pub dir: String,
     pub tables: Arc<dyn EndgameTables>,
+    /// The same folder when it holds distance-to-progress tables (`alq tb
+    /// build --kind dtz`): best moves then keep wins under the 60-ply rule.
+    rule: Option<Arc<alq_tablebase::Tablebase>>,
 }
 
 impl TablesSpec {
@@ -137,7 +140,8 @@ impl TablesSpec {
     pub fn open(dir: &str) -> Result<TablesSpec, SetupError> {
         let tb = alq_tablebase::Tablebase::shared(Path::new(dir))
             .map_err(|source| SetupError::Tables { dir: dir.to_string(), source })?;
-        Ok(TablesSpec { dir: dir.to_string(), tables: tb })
+        let rule = tb.coverage(alq_tablebase::Kind::Dtz).is_some().then(|| Arc::clone(&tb));
+        Ok(TablesSpec { dir: dir.to_string(), tables: tb, rule })
     }
 
     /// Refuses tables built for other rules than `rules`.
@@ -184,14 +188,45 @@ impl TablesSpec {
     /// A best move by the tables in the game's current position (fastest
     /// win, else a draw, else the slowest loss; ties drawn with `rng`), with
     /// its exact value as a score, when the tables cover every move.
+    ///
+    /// Where the folder holds distance-to-progress tables covering every move
+    /// and the game plays the 60-ply no-progress rule, the moves are ranked
+    /// by their values under the rule at the game's count instead: a win the
+    /// rule allows with the fewest plies to the next capture or forward
+    /// move, then a cursed win, a draw, a blessed loss, the loss with the
+    /// most plies to progress (the score stays the infinite game's value).
     pub fn best_move(&self, game: &Game, rng: &mut impl Rng) -> Option<Choice> {
         if self.tables.rules() != game.rules() {
             return None;
         }
         let ranked = self.tables.rank_moves(&game.position())?;
+        if let Some(choice) = self.rule_best_move(game, &ranked, rng) {
+            return Some(choice);
+        }
         let best = ranked[0].1;
         let ties: Vec<Move> = ranked.iter().take_while(|(_, v)| *v == best).map(|(m, _)| *m).collect();
         ties.choose(rng).map(|&mv| Choice { mv, score: Some(Score::from_exact(best)) })
+    }
+
+    /// [`TablesSpec::best_move`] under the rule; `None` where it does not apply.
+    fn rule_best_move(&self, game: &Game, ranked: &[(Move, Exact)], rng: &mut impl Rng) -> Option<Choice> {
+        let tb = self.rule.as_ref()?;
+        if game.config().no_progress_limit != Some(alq_tablebase::NO_PROGRESS_PLIES) {
+            return None;
+        }
+        let pos = game.position();
+        let mut valued = Vec::with_capacity(ranked.len());
+        for &(mv, exact) in ranked {
+            let progress = mv.is_progress(pos.side_to_move());
+            let count = if progress { 0 } else { game.quiet_plies() + 1 };
+            let child = tb.probe_dtz(&pos.play(mv)).ok()?;
+            valued.push((mv, exact, child.at_count(count).for_mover(progress).preference()));
+        }
+        let best = valued.iter().map(|v| v.2).max()?;
+        // Ties by the infinite game's ranking (`ranked` is best first), then at random.
+        let first = valued.iter().find(|v| v.2 == best)?.1;
+        let ties: Vec<&(Move, Exact, i64)> = valued.iter().filter(|v| v.2 == best && v.1 == first).collect();
+        ties.choose(rng).map(|&&(mv, exact, _)| Choice { mv, score: Some(Score::from_exact(exact)) })
     }
 }
 
