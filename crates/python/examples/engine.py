@@ -32,7 +32,7 @@ standard input ends, the engine finishes the searches asked for and quits.
 
 The engine needs ``alquerque_lab`` importable by the ``python3`` that the
 match runs (``sh -c``): activate the package's environment first
-(``source target/pyenv/bin/activate``). A match's ``go`` carries the
+(``source .venv/bin/activate``, the environment of crates/python/README.md). A match's ``go`` carries the
 player's limits (``nodes 2000`` by default), so give the engine's limits to
 the match (``engine:python3 crates/python/examples/engine.py@nodes=500``);
 ``--nodes`` only serves a bare ``go``. ``alq match`` takes what follows an

@@ -2,13 +2,13 @@
 //! libraries want them) and the batch functions that work on many packed
 //! position keys at once, without the GIL.
 
-use numpy::{AllowTypeChange, IntoPyArray, PyArray1, PyArray2, PyArrayLike1, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 
 use alq_engine::{ActionIndex, RuleSet};
 
 use crate::board::{action_move, point_names, resolve_move, Move, MoveArg, Position};
-use crate::convert::Wrap;
+use crate::convert::{Integers, Wrap};
 use crate::{ActionError, MoveError, PositionError};
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -75,13 +75,9 @@ type Csr<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
 /// without the GIL.
 #[pyfunction]
 #[pyo3(signature = (keys, rules = Wrap::BRAINKING), text_signature = "(keys, rules=\"brainking\")")]
-fn legal_actions_batch<'py>(
-    py: Python<'py>,
-    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
-    rules: Wrap<RuleSet>,
-) -> PyResult<Csr<'py>> {
+fn legal_actions_batch<'py>(py: Python<'py>, keys: Integers<'py, u64>, rules: Wrap<RuleSet>) -> PyResult<Csr<'py>> {
     let Wrap(rules) = rules;
-    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
+    let positions = keys_from(&keys.0.as_array().iter().copied().collect::<Vec<u64>>())?;
     let (offsets, actions) = py.detach(move || {
         let index = ActionIndex::of(rules);
         let mut offsets = Vec::with_capacity(positions.len() + 1);
@@ -116,13 +112,13 @@ fn legal_actions_batch<'py>(
 )]
 fn action_masks_batch<'py>(
     py: Python<'py>,
-    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
+    keys: Integers<'py, u64>,
     out: Option<Bound<'py, PyAny>>,
     packed: bool,
     rules: Wrap<RuleSet>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let Wrap(rules) = rules;
-    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
+    let positions = keys_from(&keys.0.as_array().iter().copied().collect::<Vec<u64>>())?;
     let actions = ActionIndex::of(rules).len();
     let width = if packed { actions.div_ceil(8) } else { actions };
     if packed {
@@ -203,13 +199,13 @@ fn fill_masks<T: numpy::Element + Default + Copy + Send>(
 #[pyo3(signature = (keys, actions, rules = Wrap::BRAINKING), text_signature = "(keys, actions, rules=\"brainking\")")]
 fn play_batch<'py>(
     py: Python<'py>,
-    keys: PyArrayLike1<'py, u64, AllowTypeChange>,
-    actions: PyArrayLike1<'py, i32, AllowTypeChange>,
+    keys: Integers<'py, u64>,
+    actions: Integers<'py, i32>,
     rules: Wrap<RuleSet>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
     let Wrap(rules) = rules;
-    let positions = keys_from(&keys.as_array().iter().copied().collect::<Vec<u64>>())?;
-    let actions: Vec<i32> = actions.as_array().iter().copied().collect();
+    let positions = keys_from(&keys.0.as_array().iter().copied().collect::<Vec<u64>>())?;
+    let actions: Vec<i32> = actions.0.as_array().iter().copied().collect();
     if actions.len() != positions.len() {
         return Err(ActionError::new_err(format!(
             "{} keys but {} actions: give one action per position",

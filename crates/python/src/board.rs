@@ -269,7 +269,12 @@ impl Position {
     /// The position packed into one integer (see `key`).
     #[classmethod]
     #[pyo3(signature = (key, *, rules = Wrap::BRAINKING), text_signature = "($cls, key, *, rules=\"brainking\")")]
-    fn from_key(_cls: &Bound<'_, PyType>, key: u64, rules: Wrap<RuleSet>) -> PyResult<Position> {
+    fn from_key(_cls: &Bound<'_, PyType>, key: &Bound<'_, PyAny>, rules: Wrap<RuleSet>) -> PyResult<Position> {
+        // A negative or too large int is named as a key, not pyo3's OverflowError.
+        let key: u64 = key.extract().map_err(|_| {
+            let shown = key.repr().map_or_else(|_| "?".to_string(), |r| r.to_string());
+            PositionError::new_err(format!("{shown} is not a position key (a whole number from 0, see Position.key)"))
+        })?;
         let pos = alq_engine::Position::from_key(key).map_err(|e| PositionError::new_err(e.to_string()))?;
         Ok(Position { pos, rules: rules.0 })
     }
@@ -352,9 +357,10 @@ impl Position {
         side_name(self.pos.side_to_move())
     }
 
-    /// The legal moves, in the engine's generation order.
+    /// The legal moves in action order (ascending action id): the i-th pairs
+    /// with `legal_actions()[i]`.
     fn legal_moves(&self) -> Vec<Move> {
-        self.pos.legal_moves_in(self.rules).iter().map(|&m| Move::new(m, self.rules)).collect()
+        in_action_order(&self.pos, self.rules)
     }
 
     /// The action ids of the legal moves, ascending.
@@ -617,12 +623,13 @@ impl Game {
         side_name(self.game.position().side_to_move())
     }
 
-    /// The legal moves; none once the game is over.
+    /// The legal moves in action order (the i-th pairs with
+    /// `legal_actions()[i]`); none once the game is over.
     fn legal_moves(&self) -> Vec<Move> {
         if self.game.is_over() {
             return Vec::new();
         }
-        self.game.legal_moves().iter().map(|&m| Move::new(m, self.game.rules())).collect()
+        in_action_order(&self.game.position(), self.game.rules())
     }
 
     /// The legal action ids, ascending; none once the game is over.
@@ -714,4 +721,15 @@ fn _game_with(
         game.play_text(m).map_err(|e| MoveError::new_err(e.to_string()))?;
     }
     Ok(Game { game })
+}
+
+/// The legal moves of `pos`, in ascending action id: the order of
+/// `legal_actions()`, so that moves and mask indexes pair by position in the
+/// lists.
+fn in_action_order(pos: &alq_engine::Position, rules: RuleSet) -> Vec<Move> {
+    let index = ActionIndex::of(rules);
+    let mut moves: Vec<(u32, alq_engine::Move)> =
+        pos.legal_moves_in(rules).iter().map(|&m| (index.action(m).expect("every legal move is indexed"), m)).collect();
+    moves.sort_unstable_by_key(|&(a, _)| a);
+    moves.into_iter().map(|(_, m)| Move::new(m, rules)).collect()
 }

@@ -8,6 +8,7 @@
 //! their `text_signature` by hand (`rules="brainking"`), which `stubtest`
 //! checks against the stubs in CI.
 
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyFloat, PyInt};
 
@@ -96,6 +97,10 @@ fn whole_number(obj: &Borrowed<'_, '_, PyAny>, name: &str, min: u64) -> PyResult
     }
     match obj.extract::<u64>() {
         Ok(n) if n >= min => Ok(n),
+        // A whole number, but past what the library counts in.
+        Err(_) if obj.call_method1("__ge__", (min,)).and_then(|b| b.extract::<bool>()).unwrap_or(false) => Err(
+            ArgumentError::new_err(format!("{name} must be at most {} (2^64 - 1), not {}", u64::MAX, described(obj))),
+        ),
         _ => Err(refuse()),
     }
 }
@@ -159,3 +164,33 @@ impl Seconds {
         std::time::Duration::from_secs_f64(self.0)
     }
 }
+
+/// A one-dimensional array (or list) of whole numbers, as keys or actions:
+/// any integer dtype is converted to `T`; an array of another dtype (float,
+/// string, bool, object) is a `TypeError` naming it, never cast silently (a
+/// float key would round to another position). An empty list is fine.
+pub(crate) struct Integers<'py, T: numpy::Element>(pub(crate) numpy::PyArrayLike1<'py, T, numpy::AllowTypeChange>);
+
+macro_rules! integers {
+    ($t:ty) => {
+        impl<'a, 'py> FromPyObject<'a, 'py> for Integers<'py, $t> {
+            type Error = PyErr;
+
+            fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+                let array = obj.py().import("numpy")?.call_method1("asarray", (obj,))?;
+                let dtype = array.getattr("dtype")?;
+                let kind: String = dtype.getattr("kind")?.extract()?;
+                let size: usize = array.getattr("size")?.extract()?;
+                if size > 0 && kind != "i" && kind != "u" {
+                    return Err(PyTypeError::new_err(format!(
+                        "expected whole numbers (an integer array or a list of ints), not an array of dtype {dtype}"
+                    )));
+                }
+                Ok(Integers(array.extract().map_err(PyErr::from)?))
+            }
+        }
+    };
+}
+
+integers!(u64);
+integers!(i32);

@@ -168,8 +168,8 @@ def test_keys_round_trip_at_the_limits():
     twelve = (1 << 12) - 1
     for key in (0, twelve, twelve << 25, twelve | (twelve << 12) << 25 | 1 << 50, START_KEY):
         assert aq.Position.from_key(key).key == key
-    with pytest.raises(OverflowError):
-        aq.Position.from_key(-1)  # a key is a bit pattern: Python's own error
+    with pytest.raises(aq.PositionError, match="is not a position key"):
+        aq.Position.from_key(-1)  # named as a key, not Python's OverflowError
 
 
 def test_position_push_returns_a_new_position_and_game_push_plays_in_place():

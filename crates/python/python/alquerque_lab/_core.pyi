@@ -201,7 +201,8 @@ class Position:
     def side_to_move(self) -> _Side:
         """``"white"`` or ``"black"``."""
     def legal_moves(self) -> list[Move]:
-        """The legal moves, in the engine's generation order."""
+        """The legal moves in action order (ascending action id): the i-th
+        pairs with ``legal_actions()[i]``."""
     def legal_actions(self) -> list[int]:
         """The action ids of the legal moves, ascending."""
     def action_mask(self) -> NDArray[np.int8]:
@@ -298,7 +299,8 @@ class Game:
     def side_to_move(self) -> _Side:
         """``"white"`` or ``"black"``."""
     def legal_moves(self) -> list[Move]:
-        """The legal moves; none once the game is over."""
+        """The legal moves in action order (the i-th pairs with
+        ``legal_actions()[i]``); none once the game is over."""
     def legal_actions(self) -> list[int]:
         """The legal action ids, ascending; none once the game is over."""
     def action_mask(self) -> NDArray[np.int8]:

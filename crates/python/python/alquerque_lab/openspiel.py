@@ -35,7 +35,7 @@ try:
 except ImportError as e:  # pragma: no cover - exercised only without open_spiel
     raise ImportError("alquerque_lab.openspiel needs OpenSpiel: pip install open_spiel") from e
 
-from alquerque_lab._core import Game, action_to_move, action_triple, num_actions
+from alquerque_lab._core import ArgumentError, Game, action_to_move, action_triple, num_actions
 from alquerque_lab.compact import CompactIndex
 
 __all__ = ["GAME_TYPE", "AlquerqueGame", "AlquerqueState", "register"]
@@ -69,9 +69,9 @@ class AlquerqueGame(pyspiel.Game):
         rules = merged["rules"]
         max_plies = int(merged["max_plies"])
         if max_plies < 1:
-            raise ValueError(f"max_plies {max_plies} must be at least 1")
+            raise ArgumentError(f"max_plies must be a whole number of at least 1, not {max_plies!r}")
         if merged["actions"] not in ("full", "compact"):
-            raise ValueError(f'actions {merged["actions"]!r}: expected "full" or "compact"')
+            raise ArgumentError(f'actions: {merged["actions"]!r} is not an action set (expected "full" or "compact")')
         self.compact = CompactIndex(rules) if merged["actions"] == "compact" else None
         info = pyspiel.GameInfo(
             num_distinct_actions=num_actions(rules) if self.compact is None else len(self.compact),

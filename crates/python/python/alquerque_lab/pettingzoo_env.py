@@ -46,7 +46,7 @@ except ImportError as e:  # pragma: no cover - exercised only without pettingzoo
         "alquerque_lab.env needs PettingZoo: pip install pettingzoo"
     ) from e
 
-from alquerque_lab._core import Game, Position, num_actions
+from alquerque_lab._core import ArgumentError, Game, Position, num_actions
 from alquerque_lab.compact import CompactIndex
 
 __all__ = ["env", "raw_env", "board_text"]
@@ -93,13 +93,13 @@ class raw_env(AECEnv):
     ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
+            raise ArgumentError(
                 f"render_mode {render_mode!r}: expected one of {self.metadata['render_modes']} or None"
             )
         if actions not in ("full", "compact"):
-            raise ValueError(f'actions {actions!r}: expected "full" or "compact"')
+            raise ArgumentError(f'actions: {actions!r} is not an action set (expected "full" or "compact")')
         if max_plies is not None and max_plies < 1:
-            raise ValueError(f"max_plies {max_plies} must be at least 1 (or None)")
+            raise ArgumentError(f"max_plies must be a whole number of at least 1 (or None), not {max_plies!r}")
         self.rules = rules
         self.max_plies = max_plies
         self.no_progress = no_progress
