@@ -1,4 +1,5 @@
-"""The examples run: the Python engine plays a match through the protocol."""
+"""The examples run, as the installed modules ``alquerque_lab.examples.*``:
+the Python engine plays a match through the protocol."""
 
 from __future__ import annotations
 
@@ -7,11 +8,10 @@ import sys
 
 import pytest
 
-from conftest import ROOT
 
 
 def test_the_python_engine_plays_a_match(alq, tmp_path):
-    engine = f"engine:{sys.executable} {ROOT / 'crates' / 'python' / 'examples' / 'engine.py'}"
+    engine = f"engine:{sys.executable} -m alquerque_lab.examples.engine"
     out = tmp_path / "match.json"
     alq("match", "--a", engine, "--b", "random", "--games", "6", "--nodes", "300", "--book", "balanced",
         "--quiet", "--out", str(out))
@@ -26,11 +26,16 @@ def test_the_python_engine_plays_a_match(alq, tmp_path):
 
 
 def run_example(name: str, *args: str) -> str:
-    """Runs examples/NAME with ARGS; its standard output (it must succeed)."""
+    """Runs the installed example NAME (a module of alquerque_lab.examples)
+    with ARGS, from a folder outside the clone; its standard output (it must
+    succeed)."""
     import subprocess
+    import tempfile
 
-    proc = subprocess.run([sys.executable, str(ROOT / "crates" / "python" / "examples" / name), *args],
-                          capture_output=True, text=True, timeout=600)
+    module = "alquerque_lab.examples." + name.removesuffix(".py")
+    with tempfile.TemporaryDirectory() as elsewhere:
+        proc = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=600,
+                              cwd=elsewhere)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout
 

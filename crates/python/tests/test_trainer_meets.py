@@ -74,7 +74,9 @@ def test_the_readme_says_how_to_get_the_alq_program() -> None:
     cli = tomllib.loads((root / "crates/cli/Cargo.toml").read_text())
     assert any(b["name"] == "alq" for b in cli.get("bin", [])), cli.get("bin")
     # One environment name in the package's documents and examples.
-    for path in [root / "crates/python/README.md", *sorted((root / "crates/python/examples").glob("*.py"))]:
+    examples = sorted((root / "crates/python/python/alquerque_lab/examples").glob("*.py"))
+    assert len(examples) >= 3, examples
+    for path in [root / "crates/python/README.md", *examples]:
         assert "target/pyenv/" not in path.read_text(), path
 
 

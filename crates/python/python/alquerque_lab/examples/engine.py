@@ -6,8 +6,8 @@ standard input and output, so ``alq match`` can play it like any other
 engine, and searches with ``alquerque_lab.Engine`` (the Rust searcher, with
 the shipped network or the handcrafted evaluator)::
 
-    alq match --a "engine:python3 crates/python/examples/engine.py" --b random --games 20
-    alq match --a "engine:python3 crates/python/examples/engine.py --eval hce@nodes=500" \\
+    alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b random --games 20
+    alq match --a "engine:python3 -m alquerque_lab.examples.engine --eval hce@nodes=500" \\
               --b hce@nodes=500 --games 10
 
 Options: ``--eval nn|hce|hce@weight=...|FILE`` (default ``nn``, ``hce`` under
@@ -34,7 +34,7 @@ The engine needs ``alquerque_lab`` importable by the ``python3`` that the
 match runs (``sh -c``): activate the package's environment first
 (``source .venv/bin/activate``, the environment of crates/python/README.md). A match's ``go`` carries the
 player's limits (``nodes 2000`` by default), so give the engine's limits to
-the match (``engine:python3 crates/python/examples/engine.py@nodes=500``);
+the match (``engine:python3 -m alquerque_lab.examples.engine@nodes=500``);
 ``--nodes`` only serves a bare ``go``. ``alq match`` takes what follows an
 engine spec's last ``@`` as the match's settings when it holds a ``=``, so an
 ``--eval hce@mobility=4`` on the engine's command line must be followed by
@@ -46,24 +46,24 @@ Measured on this project's 2-core development machine (other jobs running),
 from the repository root, with the environment active (``--quiet``; Elo lines
 left out)::
 
-    $ target/release/alq match --a "engine:python3 crates/python/examples/engine.py" --b random --games 20 --quiet
+    $ target/release/alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b random --games 20 --quiet
     wins 20 draws 0 losses 0 (first player's view), white wins 10 black wins 10
     score 1.0000, pentanomial 0:0 0.5:0 1:0 1.5:0 2:10, forfeits 0 / 0; 2.5 s
 
-    $ target/release/alq match --a "engine:python3 crates/python/examples/engine.py" --b hce@nodes=500 --games 10 --quiet
+    $ target/release/alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b hce@nodes=500 --games 10 --quiet
     wins 5 draws 2 losses 3, white wins 0 black wins 8
     score 0.6000, pentanomial 0:0 0.5:0 1:3 1.5:2 2:0, forfeits 0 / 0; 1.7 s
 
-    $ target/release/alq match --a "engine:python3 crates/python/examples/engine.py" --b nn@nodes=2000 --games 10 --quiet
+    $ target/release/alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b nn@nodes=2000 --games 10 --quiet
     wins 4 draws 2 losses 4, white wins 0 black wins 8
     score 0.5000, pentanomial 0:0 0.5:0 1:5 1.5:0 2:0 (every pair split: it plays
     exactly as the built-in nn@nodes=2000 does), forfeits 0 / 0; 1.6 s
 
-    $ target/release/alq match --a "engine:python3 crates/python/examples/engine.py" --b nn --tc 2+0.05 --games 10 --quiet
+    $ target/release/alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b nn --tc 2+0.05 --games 10 --quiet
     wins 5 draws 0 losses 5, white wins 0 black wins 10
     score 0.5000, pentanomial 0:0 0.5:0 1:5 1.5:0 2:0, forfeits 0 / 0 (no time losses); 8.7 s
 
-    $ target/release/alq match --a "engine:python3 crates/python/examples/engine.py" --b random --games 10 --rules classic --quiet
+    $ target/release/alq match --a "engine:python3 -m alquerque_lab.examples.engine" --b random --games 10 --rules classic --quiet
     wins 10 draws 0 losses 0 (the Rules option switches the default evaluator to hce)
 """
 

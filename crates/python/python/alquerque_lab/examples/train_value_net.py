@@ -20,7 +20,7 @@ against a greedy player through the PettingZoo environment.
 Records come from self-play, e.g. (a few seconds)::
 
     alq selfplay --out /tmp/aq_selfplay1000 --games 1000 --nodes 300 --seed 1 --quiet
-    python crates/python/examples/train_value_net.py --games /tmp/aq_selfplay1000/games.csv \\
+    python -m alquerque_lab.examples.train_value_net --games /tmp/aq_selfplay1000/games.csv \\
         --epochs 10 --play 200
 
 Needs ``torch`` (``pip install torch``; the CPU wheel: ``pip install torch
@@ -33,7 +33,7 @@ CPU, one torch thread), in the package's environment; the records from
 (1000 games, 8.8 s; a folder given to ``--games`` stands for its
 ``games.csv``)::
 
-    $ python crates/python/examples/train_value_net.py --games /tmp/aq_selfplay1000 \\
+    $ python -m alquerque_lab.examples.train_value_net --games /tmp/aq_selfplay1000 \\
           --epochs 10 --play 200 --baseline
     samples: 29405 train, 2396 validation from 1 file(s) (0.18 s)
     network: 50 -> 64 -> 16 -> 1, 4321 parameters, torch 2.15.0+cu132, 1 threads

@@ -29,7 +29,7 @@ environment.
 Records come from self-play, e.g. (a few seconds)::
 
     alq selfplay --out /tmp/aq_selfplay1000 --games 1000 --nodes 300 --seed 1 --quiet
-    python crates/python/examples/train_policy_value_net.py --games /tmp/aq_selfplay1000 \\
+    python -m alquerque_lab.examples.train_policy_value_net --games /tmp/aq_selfplay1000 \\
         --epochs 10 --play 200
 
 Needs numpy and ``pettingzoo`` (``pip install alquerque_lab[pettingzoo]``).
