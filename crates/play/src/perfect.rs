@@ -101,7 +101,7 @@ impl std::str::FromStr for Choosing {
 }
 
 /// The settings of a perfect player
-/// (`perfect@tb=DIR,store=FILE,cert=FILE,movetime=MS,choice=ultra|uniform`).
+/// (`perfect@tb=DIR,store=FILE,cert=FILE,movetime=MS,movecap=MS,choice=ultra|uniform`).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct PerfectSettings {
     /// The user's proven-position store, read and written back.
@@ -110,6 +110,12 @@ pub struct PerfectSettings {
     pub certificate: Option<PathBuf>,
     /// How it chooses among the moves that keep the value.
     pub choosing: Choosing,
+    /// The whole budget of a move (`movecap=MS`), for a fast opponent: the
+    /// oracle's questions about the moves share it (rather than each taking
+    /// `movetime`), nothing is asked again for longer, no win is proved in
+    /// the game, and a fallback search gets what is left. Wins beyond the
+    /// distance tables are then played by the progress order alone.
+    pub move_cap: Option<Duration>,
 }
 
 /// Moves of winning and drawing strategies by position key, per side:
@@ -232,6 +238,8 @@ pub(crate) struct Perfect {
     /// Whether a win proof was tried in this game already and failed.
     proof_failed: bool,
     choosing: Choosing,
+    /// The whole budget of a move, if capped ([`PerfectSettings::move_cap`]).
+    move_cap: Option<Duration>,
     /// Moves chosen by search because nothing was known.
     pub(crate) fallbacks: u32,
 }
@@ -265,6 +273,7 @@ impl Perfect {
             proofs: Strategies::default(),
             proof_failed: false,
             choosing: settings.choosing,
+            move_cap: settings.move_cap,
             fallbacks: 0,
         })
     }
@@ -419,7 +428,11 @@ impl Perfect {
             // Forced: nothing to ask.
             return Some(Choice { mv: *only, score: None });
         }
-        let values: Vec<(Move, Value)> = match self.oracle.move_values_each(&pos) {
+        let started = std::time::Instant::now();
+        // Capped: the moves share the oracle's budget (the cap), else each has it whole.
+        let asked =
+            if self.move_cap.is_some() { self.oracle.move_values(&pos) } else { self.oracle.move_values_each(&pos) };
+        let values: Vec<(Move, Value)> = match asked {
             Ok(v) => v.into_iter().map(|(m, a)| (m, a.value)).collect(),
             Err(e) => {
                 eprintln!("perfect: the oracle failed ({e}); searching instead");
@@ -429,7 +442,16 @@ impl Perfect {
         if values.is_empty() {
             return None;
         }
-        self.decide(game, values, false, rng, searcher, limits)
+        let limits = match self.move_cap {
+            // The fallback search gets what the questions left of the cap.
+            Some(cap) => Limits {
+                nodes: None,
+                depth: None,
+                movetime: Some(cap.saturating_sub(started.elapsed()).max(Duration::from_millis(1))),
+            },
+            None => limits,
+        };
+        self.decide(game, values, self.move_cap.is_some(), rng, searcher, limits)
     }
 
     /// The choice from the values of every move (`retried`: asked a second
@@ -452,7 +474,7 @@ impl Perfect {
         }
         let wins: Vec<Move> = values.iter().filter(|(_, v)| *v == Value::Win).map(|(m, _)| *m).collect();
         let distances = self.tb.and_then(|t| t.coverage(Kind::Distance)).unwrap_or(0);
-        if !wins.is_empty() && pos.occupied().count() > distances {
+        if !wins.is_empty() && pos.occupied().count() > distances && self.move_cap.is_none() {
             // Won beyond the distance tables: a proof with ranks down to
             // them, so that the win does not circle (stores and
             // win/draw/loss tables say only "won", not how).

@@ -427,9 +427,17 @@ impl PlayerSpec {
                             settings.certificate = Some(path);
                         }
                         "choice" => settings.choosing = value.parse().map_err(err)?,
+                        "movecap" => {
+                            let ms: u64 = value
+                                .parse()
+                                .ok()
+                                .filter(|&ms| ms > 0)
+                                .ok_or_else(|| err(format!("movecap {value:?} is not a whole number of milliseconds of at least 1")))?;
+                            settings.move_cap = Some(Duration::from_millis(ms));
+                        }
                         other => {
                             return Err(err(format!(
-                                "unknown key {other:?} for perfect (known: tb, store, cert, choice, movetime, nodes, hash)"
+                                "unknown key {other:?} for perfect (known: tb, store, cert, choice, movetime, movecap, nodes, hash)"
                             )))
                         }
                     }
@@ -554,6 +562,7 @@ impl fmt::Display for PlayerSpec {
                 if settings.choosing != crate::perfect::Choosing::default() {
                     parts.push(format!("choice={}", settings.choosing.name()));
                 }
+                parts.extend(settings.move_cap.map(|c| format!("movecap={}", c.as_millis())));
             }
         }
         if self.threads > 1 {
@@ -693,7 +702,11 @@ impl Player {
             PlayerKind::Engine { .. } => None,
             PlayerKind::Perfect(ref settings) => {
                 if self.perfect.is_none() {
-                    let movetime = self.spec.limits.movetime.unwrap_or(DEFAULT_MOVETIME);
+                    // Capped, the oracle's budget is the whole move's (shared by its questions).
+                    let movetime = match settings.move_cap {
+                        Some(cap) => self.spec.limits.movetime.map_or(cap, |t| t.min(cap)),
+                        None => self.spec.limits.movetime.unwrap_or(DEFAULT_MOVETIME),
+                    };
                     let dir = self.spec.tables.as_ref().map(|t| t.dir.as_str());
                     match Perfect::new(settings, game.rules(), dir, movetime) {
                         Ok(p) => self.perfect = Some(p),

@@ -249,6 +249,34 @@ fn perfect_specs_parse_print_and_refuse_bad_settings() {
     let choice = p.choose(&start, &mut ChaCha8Rng::seed_from_u64(1)).unwrap();
     assert_ne!(choice.mv.to_string(), "d2-c3", "d2-c3 loses");
     assert_eq!(p.fallbacks(), 0);
+    // A cap on the whole move: printed back, refused when not a positive
+    // number of milliseconds.
+    assert_eq!(spec("perfect@movecap=40").to_string(), "perfect@movecap=40");
+    for bad in ["perfect@movecap=0", "perfect@movecap=fast"] {
+        let e = PlayerSpec::parse(bad, alq_engine::Limits::default()).unwrap_err();
+        assert!(e.to_string().contains("movecap"), "{bad}: {e}");
+    }
+}
+
+#[test]
+fn a_capped_perfect_player_still_never_loses_from_the_start() {
+    // With a 20 ms cap on each move it follows the shipped drawing
+    // strategies and the tables as before: random play never beats it.
+    let capped = spec(&format!("perfect@tb={},movecap=20", small().display()));
+    for seed in 0..4 {
+        let config = GameConfig { max_plies: Some(200), ..GameConfig::default() };
+        let mut game = Game::new(Position::start(), config);
+        let me = if seed % 2 == 0 { alq_engine::Side::White } else { alq_engine::Side::Black };
+        let (mut a, mut b) = (capped.build(), spec("random").build());
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        while !game.is_over() {
+            let player = if game.position().side_to_move() == me { &mut a } else { &mut b };
+            let Some(choice) = player.choose(&game, &mut rng) else { break };
+            game.play(choice.mv).unwrap();
+        }
+        let winner = game.outcome().and_then(|o| o.winner);
+        assert_ne!(winner, Some(me.opponent()), "seed {seed}: lost as {me:?} after {:?}", game.moves());
+    }
 }
 
 /// The share of the opponent's replies after `mv` that hand the mover a win,
