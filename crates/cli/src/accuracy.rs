@@ -96,9 +96,9 @@ pub struct GradeOracleArgs {
     /// the `--tb` folder holds distance-to-progress tables covering the
     /// position (`alq tb build --kind dtz`; a win the rule turns into a draw
     /// counts as a draw); elsewhere by the infinite game's values, as
-    /// without the flag. Up to 10 pieces (BrainKing's) and 8 (classic) the
-    /// two differ only where the count is already high: no endgame changes
-    /// value at count 0.
+    /// without the flag. Up to 10 pieces (either rule set) the two differ
+    /// only where the count is already high: no endgame changes value at
+    /// count 0.
     #[arg(long)]
     pub rules_values: bool,
 }
