@@ -246,6 +246,12 @@ impl Game {
         *self.quiet_plies.last().expect("parallel to positions")
     }
 
+    /// That count at each position of the game (parallel to
+    /// [`Game::positions`]).
+    pub fn quiet_plies_each(&self) -> &[u32] {
+        &self.quiet_plies
+    }
+
     /// Plays a legal move. Playing after the game is over, or a move that is
     /// not legal, is refused.
     ///

@@ -259,13 +259,8 @@ pub fn grade_game_by(
     let chosen = players_choice(record).map_err(game_error)?;
     let positions = replayed.game.positions();
     let mut mover_values = Vec::with_capacity(positions.len());
-    // The plies without progress counted at each position.
-    let mut count = 0;
-    for (i, pos) in positions.iter().enumerate() {
-        if i > 0 {
-            let progress = replayed.game.moves()[i - 1].is_progress(positions[i - 1].side_to_move());
-            count = if progress { 0 } else { count + 1 };
-        }
+    // Each position with the plies without progress counted there.
+    for (pos, &count) in positions.iter().zip(replayed.game.quiet_plies_each()) {
         let rule = if values == Values::Rule { oracle.rule_value(pos) } else { None };
         mover_values.push(match rule {
             Some(dtz) => Value::from(dtz.under_rule(count)),

@@ -227,6 +227,23 @@ fn shared_oracle(
     Ok(oracle)
 }
 
+/// The value `mv` gives its mover under the game's no-progress rule, at the
+/// count the game has reached (a win in `d` plies to the next progress move,
+/// 1 when `mv` is one; a cursed win, a draw, …), from the
+/// distance-to-progress tables in `tb`; `None` where the game does not play
+/// the 60-ply rule the tables are built for, or they do not cover the
+/// position after `mv`.
+pub(crate) fn rule_value_of(tb: &Tablebase, game: &Game, mv: Move) -> Option<Dtz> {
+    if game.config().no_progress_limit != Some(NO_PROGRESS_PLIES) {
+        return None;
+    }
+    let pos = game.position();
+    let progress = mv.is_progress(pos.side_to_move());
+    let count = if progress { 0 } else { game.quiet_plies() + 1 };
+    let reached = tb.probe_dtz(&pos.play(mv)).ok()?;
+    Some(reached.at_count(count).for_mover(progress))
+}
+
 /// A perfect player in one game.
 pub(crate) struct Perfect {
     oracle: Arc<Oracle<'static>>,
@@ -312,27 +329,13 @@ impl Perfect {
         }
     }
 
-    /// Under the game's no-progress rule (60 plies, the count the game has
-    /// reached), where the distance-to-progress tables cover the position
-    /// after `mv`: whether `mv` keeps a win the rule allows, and the plies it
-    /// leaves to the next progress move (0 when it is one); else `(false,
-    /// MAX)` for every move alike.
+    /// Under the game's no-progress rule (see [`rule_value_of`]): whether
+    /// `mv` keeps a win the rule allows, and the plies to the next progress
+    /// move (1 when it is one); else `(false, MAX)` for every move alike.
     fn rule_progress(&self, game: &Game, mv: Move) -> (bool, std::cmp::Reverse<u32>) {
-        let unknown = (false, std::cmp::Reverse(u32::MAX));
-        if game.config().no_progress_limit != Some(NO_PROGRESS_PLIES) {
-            return unknown;
-        }
-        let pos = game.position();
-        let child = pos.play(mv);
-        let covered = self.tb.and_then(|t| t.coverage(Kind::Dtz)).is_some_and(|n| child.occupied().count() <= n);
-        let Some(tb) = self.tb.filter(|_| covered) else { return unknown };
-        let progress = mv.is_progress(pos.side_to_move());
-        let count = if progress { 0 } else { game.quiet_plies() + 1 };
-        match tb.probe_dtz(&child) {
-            Ok(Dtz::Loss(d)) if count + d <= NO_PROGRESS_PLIES => {
-                (true, std::cmp::Reverse(if progress { 0 } else { d }))
-            }
-            _ => unknown,
+        match self.tb.and_then(|tb| rule_value_of(tb, game, mv)) {
+            Some(Dtz::Win(plies)) => (true, std::cmp::Reverse(plies)),
+            _ => (false, std::cmp::Reverse(u32::MAX)),
         }
     }
 

@@ -211,16 +211,9 @@ impl TablesSpec {
     /// [`TablesSpec::best_move`] under the rule; `None` where it does not apply.
     fn rule_best_move(&self, game: &Game, ranked: &[(Move, Exact)], rng: &mut impl Rng) -> Option<Choice> {
         let tb = self.rule.as_ref()?;
-        if game.config().no_progress_limit != Some(alq_tablebase::NO_PROGRESS_PLIES) {
-            return None;
-        }
-        let pos = game.position();
         let mut valued = Vec::with_capacity(ranked.len());
         for &(mv, exact) in ranked {
-            let progress = mv.is_progress(pos.side_to_move());
-            let count = if progress { 0 } else { game.quiet_plies() + 1 };
-            let child = tb.probe_dtz(&pos.play(mv)).ok()?;
-            valued.push((mv, exact, child.at_count(count).for_mover(progress).preference()));
+            valued.push((mv, exact, crate::perfect::rule_value_of(tb, game, mv)?.preference()));
         }
         let best = valued.iter().map(|v| v.2).max()?;
         // Ties by the infinite game's ranking (`ranked` is best first), then at random.

@@ -201,6 +201,16 @@ impl Certificate {
         self.entries.iter().zip(&reached).filter(|(_, &r)| !r).map(|(e, _)| e.key).collect()
     }
 
+    /// The moves entry `e` (at `pos`) covers: the prover's move, every move
+    /// of the opponent, none at a leaf.
+    pub(crate) fn covered_moves(&self, e: &Entry, pos: &Position) -> Vec<Move> {
+        match e.step {
+            Step::Move(mv) => vec![mv],
+            Step::All => pos.legal_moves_in(self.rules).to_vec(),
+            Step::Table(_) | Step::End => Vec::new(),
+        }
+    }
+
     /// The certificate's fields with no entries.
     fn clone_header(&self) -> Certificate {
         Certificate {
@@ -408,12 +418,7 @@ fn reached_from(cert: &Certificate, by_key: &HashMap<u64, usize>, roots: &[u64])
     }
     while let Some(i) = stack.pop() {
         let pos = Position::from_key_unchecked(cert.entries[i].key);
-        let moves = match cert.entries[i].step {
-            Step::Move(mv) => vec![mv],
-            Step::All => pos.legal_moves_in(cert.rules).to_vec(),
-            Step::Table(_) | Step::End => Vec::new(),
-        };
-        for mv in moves {
+        for mv in cert.covered_moves(&cert.entries[i], &pos) {
             if let Some(&j) = by_key.get(&pos.play(mv).key()) {
                 if !seen[j] {
                     seen[j] = true;

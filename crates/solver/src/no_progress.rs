@@ -150,8 +150,7 @@ pub fn check_no_progress(
                 };
                 continue;
             }
-            Step::Move(mv) => vec![mv],
-            Step::All => pos.legal_moves_in(cert.rules).to_vec(),
+            Step::Move(_) | Step::All => cert.covered_moves(&e, &pos),
         };
         let side = pos.side_to_move();
         for mv in moves {
@@ -178,19 +177,13 @@ pub fn check_no_progress(
     while let Some(i) = stack.pop() {
         let e = cert.entries[i];
         let pos = Position::from_key_unchecked(e.key);
-        let moves: Vec<Move> = match e.step {
-            Step::Move(mv) => vec![mv],
-            Step::All => pos.legal_moves_in(cert.rules).to_vec(),
-            Step::Table(_) => {
-                table_leaves += 1;
-                if run[i] != CURSED {
-                    longest_leaf = longest_leaf.max(run[i]);
-                }
-                continue;
+        if let Step::Table(_) = e.step {
+            table_leaves += 1;
+            if run[i] != CURSED {
+                longest_leaf = longest_leaf.max(run[i]);
             }
-            Step::End => continue,
-        };
-        for mv in moves {
+        }
+        for mv in cert.covered_moves(&e, &pos) {
             let &j = by_key.get(&pos.play(mv).key()).ok_or(NoProgressError::Missing { position: pos, mv })?;
             reset[j] |= mv.is_progress(pos.side_to_move());
             if !seen[j] {

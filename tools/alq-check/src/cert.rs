@@ -193,22 +193,6 @@ impl Certificate {
         ensure!(counted.rules == self.rules, none("counted values of other rules".into()));
         let limit = counted.limit as u32;
         let n = self.entries.len();
-        // The moves an entry covers.
-        let covered = |e: &Entry| -> Vec<Move> {
-            match &e.step {
-                Step::Move(text) => {
-                    let mut found = Vec::new();
-                    for_each_path(self.rules, &e.pos, &mut |m| {
-                        if found.is_empty() && m.text() == *text {
-                            found.push(*m);
-                        }
-                    });
-                    found
-                }
-                Step::All => legal_moves_in(self.rules, &e.pos),
-                Step::Table(_) | Step::End => Vec::new(),
-            }
-        };
         let entry_of = |e: &Entry, m: &Move| -> Result<usize, Fault> {
             let child = e.pos.play(m);
             self.by_key
@@ -231,7 +215,7 @@ impl Certificate {
                 };
                 continue;
             }
-            for m in covered(e) {
+            for m in self.covered(e) {
                 let length = if is_progress(&e.pos, &m) { 1 } else { run[entry_of(e, &m)?].saturating_add(1) };
                 run[i] = run[i].max(length);
             }
@@ -243,7 +227,7 @@ impl Certificate {
         let mut stack = vec![root];
         while let Some(i) = stack.pop() {
             let e = &self.entries[i];
-            for m in covered(e) {
+            for m in self.covered(e) {
                 let j = entry_of(e, &m)?;
                 reset[j] |= is_progress(&e.pos, &m);
                 if !seen[j] {
@@ -260,6 +244,24 @@ impl Certificate {
             resets: resets.len(),
             over: resets.iter().filter(|&&i| run[i] > limit).count(),
         })
+    }
+
+    /// The moves entry `e` covers: its `move` (the first path of that text), every legal move of an `all` entry,
+    /// none at a leaf.
+    fn covered(&self, e: &Entry) -> Vec<Move> {
+        match &e.step {
+            Step::Move(text) => {
+                let mut found = Vec::new();
+                for_each_path(self.rules, &e.pos, &mut |m| {
+                    if found.is_empty() && m.text() == *text {
+                        found.push(*m);
+                    }
+                });
+                found
+            }
+            Step::All => legal_moves_in(self.rules, &e.pos),
+            Step::Table(_) | Step::End => Vec::new(),
+        }
     }
 
     /// The classes (White count, Black count) of the table leaves within `tables K`.
@@ -299,20 +301,8 @@ impl Certificate {
         let mut count = 1;
         while let Some(i) = stack.pop() {
             let e = &self.entries[i];
-            let mut children = Vec::new();
-            match &e.step {
-                Step::Move(text) => {
-                    for_each_path(self.rules, &e.pos, &mut |m| {
-                        if m.text() == *text && children.is_empty() {
-                            children.push(e.pos.play(m));
-                        }
-                    });
-                }
-                Step::All => children.extend(legal_moves_in(self.rules, &e.pos).iter().map(|m| e.pos.play(m))),
-                Step::Table(_) | Step::End => {}
-            }
-            for child in children {
-                if let Some(&j) = self.by_key.get(&child.key()) {
+            for m in self.covered(e) {
+                if let Some(&j) = self.by_key.get(&e.pos.play(&m).key()) {
                     if !seen[j] {
                         seen[j] = true;
                         count += 1;

@@ -19,7 +19,7 @@
 //! images shared): slower, and simpler to trust.
 
 use crate::tables::{class_size, flip, for_each_predecessor, index as position_index, position};
-use crate::{for_each_capture, for_each_path, Move, Pos, Rules};
+use crate::{for_each_capture, for_each_path, simple_moves, Move, Pos, Rules};
 
 /// The two thresholds of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,10 +112,7 @@ impl Counted {
         // classes, or there are none).
         for (i, slot) in this.iter_mut().enumerate() {
             let pos = position(w, b, i);
-            let capture = for_each_capture(self.rules, &pos, &mut |_| {});
-            let mut any = false;
-            for_each_path(self.rules, &pos, &mut |_| any = true);
-            if capture || !any {
+            if for_each_capture(self.rules, &pos, &mut |_| {}) || simple_moves(self.rules, &pos) == 0 {
                 *slot = self.by_moves(&[], &pos);
                 if *slot != NEITHER {
                     frontier.push(i);
