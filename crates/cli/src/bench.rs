@@ -29,8 +29,11 @@ const SEARCH_WORK: [(&str, u32); 4] = [
 #[derive(Args)]
 pub struct BenchArgs {
     /// Evaluator of the search part: `hce` (handcrafted), `nn` (the shipped
-    /// network) or a network file (`.alqnet`). Compare the `search_nps` lines
-    /// of two evaluators to see what a network costs in speed.
+    /// network) or a network file (`.alqnet`), with `@heads=value` (or
+    /// `exact`, `policy`) for a network with extra heads to search without
+    /// some. Compare the `search_nps` lines of two evaluators to see what a
+    /// network costs in speed, and the `search_nodes` lines to see what a
+    /// policy head saves in nodes to the same depths.
     #[arg(long, default_value = "hce")]
     eval: String,
 }

@@ -60,6 +60,14 @@ pub trait Evaluator: Send {
     /// follow it.
     fn set_rules(&mut self, _rules: RuleSet) {}
 
+    /// Move-ordering hints for `moves` of `pos`, the position the search
+    /// stands on (its moves made): `hints[i]` for `moves[i]`, higher first,
+    /// within ±[`crate::MAX_POLICY_HINT`]. Returns `false`, leaving `hints` alone,
+    /// when the evaluator has no move policy (the default).
+    fn policy(&mut self, _pos: &Position, _moves: &[Move], _hints: &mut [i32]) -> bool {
+        false
+    }
+
     /// A fresh evaluator of the same kind and settings, for a helper thread
     /// of a multi-threaded search; `None` when it cannot be copied (the
     /// search then runs on one thread).
@@ -354,6 +362,9 @@ impl Evaluator for Box<dyn Evaluator> {
     }
     fn set_rules(&mut self, rules: RuleSet) {
         (**self).set_rules(rules)
+    }
+    fn policy(&mut self, pos: &Position, moves: &[Move], hints: &mut [i32]) -> bool {
+        (**self).policy(pos, moves, hints)
     }
     fn fork(&self) -> Option<Box<dyn Evaluator>> {
         (**self).fork()

@@ -47,8 +47,9 @@ pub use key::key_side;
 pub use limits::{time_for_move, Limits};
 pub use moves::{Move, MoveList, MAX_JUMPS};
 pub use nn::{
-    default_network, feature, features, fnv1a64, score_logit, vector_instructions, Layer, Network, NetworkError,
-    NnEvaluator, DEFAULT_NETWORK, INPUTS, SCORE_SCALE,
+    default_network, feature, features, fnv1a64, perspective_point, score_logit, vector_instructions, Heads, Layer,
+    Network, NetworkError, NnEvaluator, Outputs, DEFAULT_NETWORK, EXACT_OUTPUTS, HEADS_FORMAT_VERSION, INPUTS, MAGIC,
+    MAX_POLICY_HINT, POLICY_OUTPUTS, RANK_STEP, SCORE_SCALE,
 };
 pub use perft::{perft, perft_divide, perft_parallel, perft_paths, perft_with, PerftCount};
 pub use position::{Position, START_TEXT};

@@ -36,9 +36,27 @@
 //! | 8 | architecture hash: FNV-1a 64 of the description |
 //! | … | per layer: weights as f32, `[inputs][outputs]` (input-major, burn's layout), then the biases |
 //! | 8 | checksum: FNV-1a 64 of every byte before it |
+//!
+//! # Extra heads (format version 2)
+//!
+//! A network may have an *exact* head (three logits: the exact win, draw and
+//! loss of the side to move) and a *policy* head (50 logits ordering moves),
+//! each one affine layer on the last hidden layer (see [`Heads`]). Its file
+//! is version 2: the description adds `;heads=exact,policy` (those present)
+//! and, with an exact head, `;confidence=C`, the probability from which the
+//! evaluator trusts its win or loss; the heads' weights follow the value
+//! layers', exact first. A network without heads is written as version 1, so
+//! the files and ids of older networks do not change, and both versions are
+//! read.
 
 use std::fmt;
 use std::sync::Arc;
+
+mod format;
+mod heads;
+
+pub use format::HEADS_FORMAT_VERSION;
+pub use heads::{perspective_point, Heads, EXACT_OUTPUTS, POLICY_OUTPUTS, RANK_STEP};
 
 use thiserror::Error;
 
@@ -158,6 +176,8 @@ pub struct Network {
     pub layers: Vec<Layer>,
     /// The rule set of the games it was trained on.
     pub rules: RuleSet,
+    /// Its extra heads, if any (exact value, move policy).
+    pub heads: Heads,
 }
 
 impl Network {
@@ -167,7 +187,11 @@ impl Network {
         let mut sizes = vec![INPUTS];
         sizes.extend_from_slice(hidden);
         sizes.push(1);
-        Network { layers: sizes.windows(2).map(|w| Layer::zeros(w[0], w[1])).collect(), rules: RuleSet::BrainKing }
+        Network {
+            layers: sizes.windows(2).map(|w| Layer::zeros(w[0], w[1])).collect(),
+            rules: RuleSet::BrainKing,
+            heads: Heads::default(),
+        }
     }
 
     /// The hidden widths, e.g. `[128, 32]`.
@@ -178,112 +202,6 @@ impl Network {
     /// crate).
     pub fn hidden(&self) -> Vec<usize> {
         self.layers[..self.layers.len() - 1].iter().map(|l| l.outputs).collect()
-    }
-
-    /// The architecture description written into the file.
-    pub fn description(&self) -> String {
-        let layers: Vec<String> = self.layers.iter().map(|l| l.outputs.to_string()).collect();
-        let mut text = format!("inputs={INPUTS};layers={};activation=crelu;scale={}", layers.join(","), SCORE_SCALE);
-        // BrainKing networks name no rules, so their files and ids are those
-        // of the networks written before rule sets existed.
-        if self.rules != RuleSet::BrainKing {
-            text += &format!(";rules={}", self.rules);
-        }
-        text
-    }
-
-    /// The architecture hash (FNV-1a of the description).
-    pub fn architecture_hash(&self) -> u64 {
-        fnv1a64(self.description().as_bytes())
-    }
-
-    /// The network as file bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let description = self.description();
-        let mut out = Vec::new();
-        out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&(description.len() as u32).to_le_bytes());
-        out.extend_from_slice(description.as_bytes());
-        out.extend_from_slice(&fnv1a64(description.as_bytes()).to_le_bytes());
-        for layer in &self.layers {
-            for w in layer.weights.iter().chain(&layer.bias) {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
-        }
-        let checksum = fnv1a64(&out);
-        out.extend_from_slice(&checksum.to_le_bytes());
-        out
-    }
-
-    /// Reads file bytes, refusing anything that is not exactly a valid network.
-    ///
-    /// # Errors
-    ///
-    /// [`NetworkError::BadMagic`] when the bytes do not start with the magic
-    /// `ALQNET\x1a\n`; [`NetworkError::Version`] for a format version other
-    /// than 1; [`NetworkError::Truncated`] when they end early;
-    /// [`NetworkError::Architecture`] for a description that is over 4,096
-    /// bytes, not UTF-8, or not an architecture this engine evaluates (other
-    /// than [`INPUTS`] inputs, an output width other than 1 or 3, a width
-    /// of 0 or over 4,096, another activation or scale, an unknown key or
-    /// rule set); [`NetworkError::ArchitectureHash`] when the stored hash is
-    /// not the description's; [`NetworkError::Checksum`] when the bytes are
-    /// damaged; [`NetworkError::Trailing`] for bytes after the checksum.
-    ///
-    /// # Examples
-    ///
-    /// ```
-    /// use alq_engine::{Network, NetworkError, DEFAULT_NETWORK};
-    ///
-    /// let net = Network::from_bytes(DEFAULT_NETWORK).unwrap();
-    /// assert_eq!(net.to_bytes(), DEFAULT_NETWORK);
-    /// assert_eq!(Network::from_bytes(b"not a network"), Err(NetworkError::BadMagic));
-    /// let short = &DEFAULT_NETWORK[..100];
-    /// assert!(matches!(Network::from_bytes(short), Err(NetworkError::Truncated(_))));
-    /// ```
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(8, "magic")? != MAGIC {
-            return Err(NetworkError::BadMagic);
-        }
-        let version = r.u32("version")?;
-        if version != FORMAT_VERSION {
-            return Err(NetworkError::Version { found: version });
-        }
-        let len = r.u32("description length")? as usize;
-        if len > 4096 {
-            return Err(NetworkError::Architecture {
-                description: String::new(),
-                problem: format!("{len} bytes long"),
-            });
-        }
-        let description = String::from_utf8(r.take(len, "description")?.to_vec())
-            .map_err(|_| NetworkError::Architecture { description: String::new(), problem: "not UTF-8".to_string() })?;
-        let found = r.u64("architecture hash")?;
-        let expected = fnv1a64(description.as_bytes());
-        if found != expected {
-            return Err(NetworkError::ArchitectureHash { found, expected });
-        }
-        let (sizes, rules) = parse_description(&description)?;
-        let mut layers = Vec::new();
-        for w in sizes.windows(2) {
-            let mut layer = Layer::zeros(w[0], w[1]);
-            for v in layer.weights.iter_mut().chain(layer.bias.iter_mut()) {
-                *v = f32::from_le_bytes(r.take(4, "weights")?.try_into().expect("four bytes"));
-            }
-            layers.push(layer);
-        }
-        let body_end = r.at;
-        let stored = r.u64("checksum")?;
-        let computed = fnv1a64(&bytes[..body_end]);
-        if stored != computed {
-            return Err(NetworkError::Checksum { found: stored, expected: computed });
-        }
-        if r.at != bytes.len() {
-            return Err(NetworkError::Trailing(bytes.len() - r.at));
-        }
-        Ok(Network { layers, rules })
     }
 
     /// A short identity for records and logs: the checksum of its bytes.
@@ -308,6 +226,11 @@ impl Network {
     /// neither 1 nor 3 (never so for a network read by
     /// [`Network::from_bytes`] or made by [`Network::zeros`]).
     pub fn forward(&self, features: &[f32]) -> f32 {
+        self.forward_from_first(&self.first_layer(features))
+    }
+
+    /// The first layer's pre-activations for a feature vector.
+    fn first_layer(&self, features: &[f32]) -> Vec<f32> {
         let first = &self.layers[0];
         let mut acc = first.bias.clone();
         for (i, &x) in features.iter().enumerate() {
@@ -317,24 +240,84 @@ impl Network {
                 }
             }
         }
-        self.forward_from_first(&acc)
+        acc
     }
 
     /// The rest of the network after the first layer's pre-activations.
     fn forward_from_first(&self, first: &[f32]) -> f32 {
-        let mut current: Vec<f32> = first.iter().map(|&v| v.clamp(0.0, 1.0)).collect();
-        for (k, layer) in self.layers.iter().enumerate().skip(1) {
-            let mut next = layer.bias.clone();
-            dense(&current, layer, &mut next);
-            if k + 1 < self.layers.len() {
-                for v in &mut next {
-                    *v = v.clamp(0.0, 1.0);
-                }
-            }
-            current = next;
-        }
-        score_logit(&current)
+        let hidden = self.last_hidden(first);
+        score_logit(&apply(&hidden, self.layers.last().expect("an output layer")))
     }
+
+    /// The last hidden layer's activations from the first layer's
+    /// pre-activations.
+    fn last_hidden(&self, first: &[f32]) -> Vec<f32> {
+        let mut current: Vec<f32> = first.iter().map(|&v| v.clamp(0.0, 1.0)).collect();
+        for layer in &self.layers[1..self.layers.len() - 1] {
+            current = apply(&current, layer).into_iter().map(|v| v.clamp(0.0, 1.0)).collect();
+        }
+        current
+    }
+
+    /// Every head's output for a feature vector, computed from scratch: the
+    /// value logit (as [`Network::forward`]), the exact head's three logits
+    /// and the policy head's [`POLICY_OUTPUTS`] logits where the network has
+    /// them.
+    ///
+    /// # Panics
+    ///
+    /// As [`Network::forward`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use alq_engine::{features, Heads, Layer, Network, Position, POLICY_OUTPUTS};
+    ///
+    /// let mut net = Network::zeros(&[16, 8]);
+    /// let mut policy = Layer::zeros(8, POLICY_OUTPUTS);
+    /// policy.bias[12] = 1.0;
+    /// net.heads = Heads { policy: Some(policy), ..Heads::default() };
+    /// let out = net.outputs(&features(&Position::start()));
+    /// assert_eq!(out.value, 0.0);
+    /// assert_eq!(out.exact, None);
+    /// assert_eq!(out.policy.unwrap()[12], 1.0);
+    /// // Extra heads are written as format version 2 and read back.
+    /// assert_eq!(net.format_version(), 2);
+    /// assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    /// ```
+    pub fn outputs(&self, features: &[f32]) -> Outputs {
+        let hidden = self.last_hidden(&self.first_layer(features));
+        Outputs {
+            value: score_logit(&apply(&hidden, self.layers.last().expect("an output layer"))),
+            exact: self.heads.exact.as_ref().map(|l| apply(&hidden, l).try_into().expect("three logits")),
+            policy: self.heads.policy.as_ref().map(|l| apply(&hidden, l)),
+        }
+    }
+}
+
+/// What [`Network::outputs`] gives.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outputs {
+    /// The logit of the side to move's expected score (the value head).
+    pub value: f32,
+    /// The exact head's win, draw and loss logits.
+    pub exact: Option<[f32; EXACT_OUTPUTS]>,
+    /// The policy head's logits (see [`Heads::move_logit`]).
+    pub policy: Option<Vec<f32>>,
+}
+
+/// `out = layer.bias + input · layer.weights` on the evaluator's kernels.
+#[inline(always)]
+fn head(input: &[f32], layer: &Layer, out: &mut [f32], nonzero: &mut [u16]) {
+    out.copy_from_slice(&layer.bias);
+    kernels::dense(input, layer, out, nonzero);
+}
+
+/// `layer` applied to `input`: its biases plus the weighted inputs.
+fn apply(input: &[f32], layer: &Layer) -> Vec<f32> {
+    let mut out = layer.bias.clone();
+    dense(input, layer, &mut out);
+    out
 }
 
 /// The logit of the side to move's expected score from the output layer:
@@ -482,73 +465,6 @@ mod kernels {
     }
 }
 
-fn parse_description(description: &str) -> Result<(Vec<usize>, RuleSet), NetworkError> {
-    let bad = |problem: &str| NetworkError::Architecture {
-        description: description.to_string(),
-        problem: problem.to_string(),
-    };
-    let mut inputs = None;
-    let mut layers = None;
-    let mut rules = RuleSet::BrainKing;
-    for part in description.split(';') {
-        let (key, value) = part.split_once('=').ok_or_else(|| bad("expected key=value parts"))?;
-        match key {
-            "inputs" => inputs = Some(value.parse::<usize>().map_err(|_| bad("inputs is not a number"))?),
-            "layers" => {
-                layers = Some(
-                    value
-                        .split(',')
-                        .map(|v| v.parse::<usize>().map_err(|_| bad("layers are not numbers")))
-                        .collect::<Result<Vec<_>, _>>()?,
-                )
-            }
-            "activation" if value == "crelu" => {}
-            "activation" => return Err(bad("only the crelu activation is known")),
-            "scale" if value.parse::<f32>().ok() == Some(SCORE_SCALE) => {}
-            "scale" => return Err(bad(&format!("scale must be {SCORE_SCALE}"))),
-            "rules" => rules = value.parse::<RuleSet>().map_err(|e| bad(&e))?,
-            _ => return Err(bad(&format!("unknown key {key:?}"))),
-        }
-    }
-    let inputs = inputs.ok_or_else(|| bad("no inputs"))?;
-    if inputs != INPUTS {
-        return Err(bad(&format!("{inputs} inputs, this engine has {INPUTS} features")));
-    }
-    let layers = layers.ok_or_else(|| bad("no layers"))?;
-    if layers.len() < 2 || !matches!(layers.last(), Some(1 | 3)) || layers.iter().any(|&w| w == 0 || w > 4096) {
-        return Err(bad(
-            "layers must be hidden widths from 1 to 4096 ending in 1 (a score logit) or 3 (win, draw and loss logits)",
-        ));
-    }
-    let mut sizes = vec![inputs];
-    sizes.extend(layers);
-    Ok((sizes, rules))
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], NetworkError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or_else(|| {
-            NetworkError::Truncated(format!("{} bytes, ended while reading the {what}", self.bytes.len()))
-        })?;
-        let slice = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(slice)
-    }
-
-    fn u32(&mut self, what: &str) -> Result<u32, NetworkError> {
-        Ok(u32::from_le_bytes(self.take(4, what)?.try_into().expect("four bytes")))
-    }
-
-    fn u64(&mut self, what: &str) -> Result<u64, NetworkError> {
-        Ok(u64::from_le_bytes(self.take(8, what)?.try_into().expect("eight bytes")))
-    }
-}
-
 /// The feature index of a `piece` side's piece on `point`, seen from `perspective`.
 ///
 /// # Examples
@@ -564,10 +480,7 @@ impl<'a> Reader<'a> {
 /// ```
 #[inline]
 pub fn feature(perspective: Side, piece: Side, point: Point) -> usize {
-    let q = match perspective {
-        Side::White => point.index(),
-        Side::Black => (4 - point.rank() as usize) * 5 + point.file() as usize,
-    };
+    let q = perspective_point(perspective, point);
     if piece == perspective {
         q
     } else {
@@ -640,7 +553,16 @@ pub struct NnEvaluator {
     scratch2: Vec<f32>,
     nonzero: Vec<u16>,
     level: kernels::Level,
+    /// Whether the exact head (if any) ranks positions.
+    use_exact: bool,
+    /// Whether the policy head (if any) orders moves.
+    use_policy: bool,
 }
+
+/// Policy hints are move logits times this, in the search's ordering keys.
+const POLICY_HINT_SCALE: f32 = 1024.0;
+/// The largest policy hint in absolute value, below the killers' keys.
+pub const MAX_POLICY_HINT: i32 = 1 << 20;
 
 impl NnEvaluator {
     /// An evaluator of `net`, on the widest instruction set this CPU offers
@@ -652,7 +574,7 @@ impl NnEvaluator {
     /// crate).
     pub fn new(net: Arc<Network>) -> NnEvaluator {
         let width = net.layers[0].outputs;
-        let widest = net.layers.iter().map(|l| l.outputs).max().unwrap_or(1);
+        let widest = net.layers.iter().chain(net.heads.layers()).map(|l| l.outputs).max().unwrap_or(1);
         NnEvaluator {
             width,
             stack: vec![0.0; (MAX_PLY + 2) * 2 * width],
@@ -661,8 +583,20 @@ impl NnEvaluator {
             scratch2: vec![0.0; widest],
             nonzero: vec![0; widest],
             level: kernels::Level::detect(),
+            use_exact: true,
+            use_policy: true,
             net,
         }
+    }
+
+    /// Switches the network's extra heads on or off for this evaluator: the
+    /// exact head's ranking of leaves and the policy head's move order
+    /// (both on by default where the network has them; off, it evaluates as
+    /// the value network alone).
+    pub fn with_heads(mut self, exact: bool, policy: bool) -> NnEvaluator {
+        self.use_exact = exact;
+        self.use_policy = policy;
+        self
     }
 
     /// The same evaluator on the baseline instruction set whatever the CPU
@@ -703,28 +637,63 @@ impl NnEvaluator {
         }
     }
 
+    /// Leaves the last hidden layer's activations of the position on top of
+    /// the stack, seen from `me`, in `self.scratch` and returns their width.
     #[inline(always)]
-    fn evaluate_generic(&mut self, pos: &Position) -> i32 {
+    fn hidden_generic(&mut self, me: Side) -> usize {
         let w = self.width;
-        let start = (self.top * 2 + pos.side_to_move().index()) * w;
+        let start = (self.top * 2 + me.index()) * w;
         let layers = &self.net.layers;
         let (cur, next) = (&mut self.scratch, &mut self.scratch2);
         kernels::crelu(&self.stack[start..start + w], &mut cur[..w]);
         let mut width = w;
-        for (k, layer) in layers.iter().enumerate().skip(1) {
+        for layer in &layers[1..layers.len() - 1] {
             next[..layer.outputs].copy_from_slice(&layer.bias);
             kernels::dense(&cur[..width], layer, &mut next[..layer.outputs], &mut self.nonzero);
-            if k + 1 < layers.len() {
-                for v in &mut next[..layer.outputs] {
-                    *v = v.clamp(0.0, 1.0);
-                }
+            for v in &mut next[..layer.outputs] {
+                *v = v.clamp(0.0, 1.0);
             }
             std::mem::swap(cur, next);
             width = layer.outputs;
         }
-        let cp = score_logit(&cur[..width]) * SCORE_SCALE;
-        // Keep clear of the proven-result range.
-        cp.clamp(-crate::eval::MAX_EVAL as f32, crate::eval::MAX_EVAL as f32).round() as i32
+        width
+    }
+
+    #[inline(always)]
+    fn evaluate_generic(&mut self, pos: &Position) -> i32 {
+        let width = self.hidden_generic(pos.side_to_move());
+        let net = &*self.net;
+        let value = net.layers.last().expect("an output layer");
+        let hidden = &self.scratch[..width];
+        let out = &mut self.scratch2;
+        head(hidden, value, &mut out[..value.outputs], &mut self.nonzero);
+        let cp = score_logit(&out[..value.outputs]) * SCORE_SCALE;
+        match net.heads.exact.as_ref().filter(|_| self.use_exact) {
+            Some(exact) => {
+                head(hidden, exact, &mut out[..EXACT_OUTPUTS], &mut self.nonzero);
+                let logits: [f32; EXACT_OUTPUTS] = out[..EXACT_OUTPUTS].try_into().expect("three logits");
+                heads::ranked(cp, net.heads.rank(logits))
+            }
+            // Keep clear of the proven-result range.
+            None => cp.clamp(-crate::eval::MAX_EVAL as f32, crate::eval::MAX_EVAL as f32).round() as i32,
+        }
+    }
+
+    #[inline(always)]
+    fn policy_generic(&mut self, pos: &Position, moves: &[Move], hints: &mut [i32]) -> bool {
+        if !self.use_policy || self.net.heads.policy.is_none() {
+            return false;
+        }
+        let me = pos.side_to_move();
+        let width = self.hidden_generic(me);
+        let policy = self.net.heads.policy.as_ref().expect("checked above");
+        let logits = &mut self.scratch2[..POLICY_OUTPUTS];
+        head(&self.scratch[..width], policy, logits, &mut self.nonzero);
+        for (hint, &mv) in hints.iter_mut().zip(moves) {
+            *hint = (Heads::move_logit(logits, me, mv) * POLICY_HINT_SCALE)
+                .clamp(-(MAX_POLICY_HINT as f32), MAX_POLICY_HINT as f32) as i32;
+        }
+        true
     }
 
     #[inline(always)]
@@ -760,6 +729,12 @@ impl NnEvaluator {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
+    fn policy_avx2(&mut self, pos: &Position, moves: &[Move], hints: &mut [i32]) -> bool {
+        self.policy_generic(pos, moves, hints)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
     fn make_avx2(&mut self, before: &Position, mv: Move) {
         self.make_generic(before, mv)
     }
@@ -782,11 +757,32 @@ impl Evaluator for NnEvaluator {
     }
 
     fn fork(&self) -> Option<Box<dyn Evaluator>> {
-        Some(Box::new(NnEvaluator { level: self.level, ..NnEvaluator::new(self.net.clone()) }))
+        Some(Box::new(NnEvaluator {
+            level: self.level,
+            use_exact: self.use_exact,
+            use_policy: self.use_policy,
+            ..NnEvaluator::new(self.net.clone())
+        }))
+    }
+
+    fn policy(&mut self, pos: &Position, moves: &[Move], hints: &mut [i32]) -> bool {
+        match self.level {
+            kernels::Level::Baseline => self.policy_generic(pos, moves, hints),
+            // SAFETY: `Level::detect` found the feature on this CPU.
+            #[cfg(target_arch = "x86_64")]
+            kernels::Level::Avx2 => unsafe { self.policy_avx2(pos, moves, hints) },
+        }
     }
 
     fn describe(&self) -> String {
-        format!("nn:{}", self.net.id())
+        let mut text = format!("nn:{}", self.net.id());
+        if self.net.heads.exact.is_some() && !self.use_exact {
+            text += ",no-exact";
+        }
+        if self.net.heads.policy.is_some() && !self.use_policy {
+            text += ",no-policy";
+        }
+        text
     }
 
     fn make(&mut self, before: &Position, mv: Move, _after: &Position) {

@@ -22,6 +22,11 @@ use crate::tt::{Bound, Entry, TranspositionTable};
 const INFINITY: i32 = 31_000;
 /// Deepest ply the search goes to (counting forced-capture plies).
 pub const MAX_PLY: usize = 128;
+/// The least remaining depth at which the search asks the evaluator for its
+/// move policy ([`Evaluator::policy`]); nearer the leaves the history
+/// heuristic orders moves (a policy there costs about a leaf evaluation a
+/// node).
+pub const POLICY_MIN_DEPTH: i32 = 2;
 
 /// One completed iteration of iterative deepening.
 #[derive(Clone, Debug)]
@@ -597,17 +602,27 @@ impl<E: Evaluator> Searcher<E> {
             return -MATE + ply as i32;
         }
         let side = pos.side_to_move().index();
+        // The evaluator's move policy, where it has one, in place of the
+        // history heuristic (and as the tie-break among captures of equal
+        // length), at nodes deep enough to pay for it.
+        let mut hints: smallvec::SmallVec<[i32; 64]> = smallvec::smallvec![0; moves.len()];
+        let policy = depth >= POLICY_MIN_DEPTH && moves.len() > 1 && self.eval.policy(pos, &moves, &mut hints);
         let mut keys: smallvec::SmallVec<[i32; 64]> = moves
             .iter()
-            .map(|&mv| {
+            .zip(&hints)
+            .map(|(&mv, &hint)| {
                 if tt_move.is_some_and(|k| k.matches(mv)) {
                     1 << 30
+                } else if mv.is_capture() && policy {
+                    (1 << 24) + ((mv.jumps() as i32) << 16) + hint / 32
                 } else if mv.is_capture() {
                     (1 << 24) + mv.jumps() as i32
                 } else if self.killers[ply][0] == Some(mv) {
                     1 << 22
                 } else if self.killers[ply][1] == Some(mv) {
                     1 << 21
+                } else if policy {
+                    hint
                 } else {
                     self.history[side][mv.from().index()][mv.to().index()]
                 }

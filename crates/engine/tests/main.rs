@@ -5,6 +5,7 @@
 
 mod actions;
 mod classic;
+mod heads;
 mod nn;
 mod notation_and_game;
 mod properties;

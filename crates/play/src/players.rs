@@ -74,15 +74,15 @@ impl EvalSpec {
                 }
                 Ok(EvalSpec::Hce(weights))
             }
-            "nn" | "" if !pairs.is_empty() => Err(err(format!("a network takes no settings, found {:?}", pairs[0]))),
-            "nn" => Ok(EvalSpec::Network(alq_engine::default_network().map_err(|e| err(e.to_string()))?)),
+            "" if !pairs.is_empty() => Err(err(format!("an evaluator name comes before its settings {:?}", pairs[0]))),
+            "nn" => {
+                let net = alq_engine::default_network().map_err(|e| err(e.to_string()))?;
+                Ok(EvalSpec::Network(with_heads(net, pairs).map_err(err)?))
+            }
             path if path.ends_with(".alqnet") || Path::new(path).is_file() => {
-                if !pairs.is_empty() {
-                    return Err(err(format!("a network takes no settings, found {:?}", pairs[0])));
-                }
                 let bytes = std::fs::read(path).map_err(|e| err(format!("cannot read network file {path}: {e}")))?;
                 let net = Network::from_bytes(&bytes).map_err(|e| err(format!("network file {path}: {e}")))?;
-                Ok(EvalSpec::Network(Arc::new(net)))
+                Ok(EvalSpec::Network(with_heads(Arc::new(net), pairs).map_err(err)?))
             }
             other => Err(err(format!("unknown evaluator {other:?}: expected hce, nn or a network file (.alqnet)"))),
         }
@@ -122,6 +122,38 @@ impl EvalSpec {
             EvalSpec::Network(net) => Box::new(NnEvaluator::new(net.clone())),
         }
     }
+}
+
+/// A network's only setting, `heads=`: which of its extra heads the search
+/// uses: `all` (the default), `exact`, `policy` or `value` (none: the value
+/// network alone). The heads left out are dropped from the network, so its
+/// id names what plays.
+fn with_heads(net: Arc<Network>, pairs: &[&str]) -> Result<Arc<Network>, String> {
+    let mut heads = "all";
+    for pair in pairs {
+        match pair.split_once('=').map(|(k, v)| (k.trim(), v.trim())) {
+            Some(("heads", value)) => heads = value,
+            _ => return Err(format!("a network's only setting is heads=all|exact|policy|value, found {pair:?}")),
+        }
+    }
+    let (exact, policy) = match heads {
+        "all" => (true, true),
+        "exact" => (true, false),
+        "policy" => (false, true),
+        "value" => (false, false),
+        other => return Err(format!("heads={other}: expected all, exact, policy or value")),
+    };
+    if (exact || net.heads.exact.is_none()) && (policy || net.heads.policy.is_none()) {
+        return Ok(net);
+    }
+    let mut net = (*net).clone();
+    if !exact {
+        net.heads.exact = None;
+    }
+    if !policy {
+        net.heads.policy = None;
+    }
+    Ok(Arc::new(net))
 }
 
 /// Endgame tables a player uses: the folder as given, and the tables, read
@@ -439,7 +471,7 @@ impl PlayerSpec {
             }
             _ => PlayerKind::Search(EvalSpec::from_parts(spec, name, &eval_pairs).map_err(|e| {
                 err(format!(
-                    "{} (players: hce, nn, a network file, random, greedy, engine:COMMAND; keys: nodes, depth, movetime, hash, threads, tb)",
+                    "{} (players: hce, nn, a network file, random, greedy, engine:COMMAND; keys: nodes, depth, movetime, hash, threads, tb, and heads for a network)",
                     e.problem
                 ))
             })?),

@@ -10,3 +10,4 @@ mod common;
 mod grade;
 mod perfect;
 mod protocol;
+mod specs;

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use alq_engine::{fnv1a64, EndgameTables, Position, Score, Wdl, SCORE_SCALE};
+use alq_engine::{fnv1a64, EndgameTables, Move, Position, Score, Wdl, SCORE_SCALE};
 
 use crate::record::{GameRecord, ReplayedGame};
 
@@ -16,6 +16,9 @@ pub struct Sample {
     /// The searcher's score of the move played here, side to move's view
     /// (none for random moves and the final position).
     pub score: Option<Score>,
+    /// The move the game played here where a search chose it (the moves
+    /// with a score); `None` for random moves and the final position.
+    pub played: Option<Move>,
     /// Plies from the game's start.
     pub ply: u32,
     pub game_id: u64,
@@ -77,10 +80,12 @@ impl Samples {
                 Some(w) if w == position.side_to_move() => 1.0,
                 Some(_) => 0.0,
             };
+            let score = game.scores.get(ply).copied().flatten();
             out.push(Sample {
                 position: *position,
                 result,
-                score: game.scores.get(ply).copied().flatten(),
+                score,
+                played: score.and(game.game.moves().get(ply).copied()),
                 ply: ply as u32,
                 game_id: game.record.id,
             });

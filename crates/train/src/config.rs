@@ -74,6 +74,28 @@ pub struct TrainConfig {
     /// the network computes (new units with zero weights into the old ones,
     /// see `widen`). A lower `learning_rate` suits it.
     pub init: String,
+    /// A second head for the exact win/draw/loss value (network file format
+    /// 2): trained by cross-entropy on the positions the tables or `stores`
+    /// settle (draws included whatever `exact_draws` says), beside the
+    /// value head, which keeps its own targets. The search trusts its win
+    /// or loss where it is confident (see `confidence_precision`). Set
+    /// `exact_weight = 0` to keep the value head wholly practical.
+    pub exact_head: bool,
+    /// The exact head's loss weight in the total loss.
+    pub exact_head_weight: f32,
+    /// The precision the exact head's trusted calls must reach on the
+    /// validation positions with exact values: the confidence written into
+    /// the network is the lowest probability at which its win and loss
+    /// calls at least that sure are right this often (1 when none is).
+    pub confidence_precision: f64,
+    /// A move-policy head (network file format 2) the search orders moves
+    /// by: trained by cross-entropy on the moves that keep the exact value
+    /// where the tables or `stores` settle every move of a position, and
+    /// elsewhere on the searched move the game played (random opening moves
+    /// are no targets).
+    pub policy_head: bool,
+    /// The policy head's loss weight in the total loss.
+    pub policy_weight: f32,
 }
 
 impl Default for TrainConfig {
@@ -100,6 +122,11 @@ impl Default for TrainConfig {
             exact_draws: true,
             rules: alq_engine::RuleSet::BrainKing,
             init: String::new(),
+            exact_head: false,
+            exact_head_weight: 1.0,
+            confidence_precision: 0.99,
+            policy_head: false,
+            policy_weight: 1.0,
         }
     }
 }
@@ -144,6 +171,15 @@ impl TrainConfig {
         }
         if !(0.0..=1.0).contains(&self.exact_weight) {
             return Err(alq_records::ConfigError::new("exact_weight", "between 0 and 1"));
+        }
+        if !(self.exact_head_weight >= 0.0 && self.exact_head_weight <= 100.0) {
+            return Err(alq_records::ConfigError::new("exact_head_weight", "between 0 and 100"));
+        }
+        if !(self.policy_weight >= 0.0 && self.policy_weight <= 100.0) {
+            return Err(alq_records::ConfigError::new("policy_weight", "between 0 and 100"));
+        }
+        if !(self.confidence_precision > 0.5 && self.confidence_precision <= 1.0) {
+            return Err(alq_records::ConfigError::new("confidence_precision", "in (0.5, 1]"));
         }
         if let Some(empty) = self.stores.iter().position(|s| s.trim().is_empty()) {
             return Err(alq_records::ConfigError::new(

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use alq_engine::{features, INPUTS};
+use alq_engine::{features, perspective_point, Move, Point, Position, RuleSet, Side, INPUTS};
 use alq_records::{blend, is_validation, score_target, RecordError, RecordReader, SampleOptions, Samples};
 
 use crate::config::TrainConfig;
@@ -23,12 +23,60 @@ pub enum Part {
 /// A batch: `features` is `[n][INPUTS]` flattened; `results`, `scores` and
 /// `exact` are `[n]`: the game's result for the side to move (1, 0.5, 0),
 /// the squashed search score (the result where there is none), and the
-/// exact value where the tables or stores give one.
+/// exact value where the tables or stores give one (and the value head
+/// takes it, see `exact_draws`). `exact_classes` and `policy` are the extra
+/// heads' targets, empty when the config trains no such head.
 pub struct Batch<'a> {
     pub features: &'a [f32],
     pub results: &'a [f32],
     pub scores: &'a [f32],
     pub exact: &'a [Option<f32>],
+    /// The exact value's class (win 0, draw 1, loss 2) wherever the tables
+    /// or stores give one, draws included.
+    pub exact_classes: &'a [Option<u8>],
+    /// The policy targets, one per sample.
+    pub policy: &'a [PolicyTarget],
+}
+
+/// A position's policy target: each legal move's origin and end as the
+/// policy head's outputs index them (side to move's perspective, after any
+/// mirroring; the end's index counts from 25) and the probability the
+/// target gives it. Empty where the position has no target.
+pub type PolicyTarget = Vec<(u8, u8, f32)>;
+
+/// The policy target of `pos` (before mirroring): the moves that keep its
+/// exact value, shared equally, where `labels` settle every move; else the
+/// searched move `played`; else none. Each move as (origin, end, share).
+pub fn policy_target(
+    pos: &Position,
+    played: Option<Move>,
+    labels: &Labels,
+    rules: RuleSet,
+) -> Vec<(Point, Point, f32)> {
+    let moves = pos.legal_moves_in(rules);
+    if moves.len() < 2 {
+        return Vec::new();
+    }
+    // A child's exact value is the opponent's: the keepers minimise it.
+    let children: Option<Vec<f32>> = moves.iter().map(|&mv| labels.exact(&pos.play(mv))).collect();
+    let shares: Vec<f32> = match (children, played) {
+        (Some(values), _) => {
+            let best = values.iter().copied().fold(f32::INFINITY, f32::min);
+            let keep: Vec<bool> = values.iter().map(|&v| v == best).collect();
+            let n = keep.iter().filter(|&&k| k).count() as f32;
+            keep.iter().map(|&k| if k { 1.0 / n } else { 0.0 }).collect()
+        }
+        (None, Some(p)) if moves.contains(&p) => moves.iter().map(|&mv| if mv == p { 1.0 } else { 0.0 }).collect(),
+        (None, _) => return Vec::new(),
+    };
+    moves.iter().zip(shares).map(|(mv, share)| (mv.from(), mv.to(), share)).collect()
+}
+
+/// A policy target in the policy head's indexes for the side to move `me`,
+/// with the points mirrored left-right when the sample was.
+fn indexed(target: &[(Point, Point, f32)], me: Side, mirrored: bool) -> PolicyTarget {
+    let view = |p: Point| perspective_point(me, if mirrored { p.mirror() } else { p }) as u8;
+    target.iter().map(|&(from, to, share)| (view(from), 25 + view(to), share)).collect()
 }
 
 impl Batch<'_> {
@@ -118,6 +166,8 @@ pub fn for_each_batch<E: From<RecordError>>(
     let mut rs = Vec::with_capacity(config.batch_size);
     let mut ss = Vec::with_capacity(config.batch_size);
     let mut es = Vec::with_capacity(config.batch_size);
+    let mut cs = Vec::new();
+    let mut ps = Vec::new();
     let mut count = 0u64;
     let mut emit = |buffer: &mut Vec<Sampled>, rng: &mut ChaCha8Rng, all: bool| -> Result<(), E> {
         while buffer.len() >= capacity || (all && !buffer.is_empty()) {
@@ -125,11 +175,19 @@ pub fn for_each_batch<E: From<RecordError>>(
             rs.clear();
             ss.clear();
             es.clear();
-            let mut take = |(f, r, s, e): Sampled| {
-                xs.extend_from_slice(&f);
-                rs.push(r);
-                ss.push(s);
-                es.push(e);
+            cs.clear();
+            ps.clear();
+            let mut take = |s: Sampled| {
+                xs.extend_from_slice(&s.features);
+                rs.push(s.result);
+                ss.push(s.score);
+                es.push(s.exact);
+                if config.exact_head {
+                    cs.push(s.exact_class);
+                }
+                if config.policy_head {
+                    ps.push(s.policy);
+                }
             };
             if train {
                 for _ in 0..config.batch_size.min(buffer.len()) {
@@ -140,7 +198,7 @@ pub fn for_each_batch<E: From<RecordError>>(
                 buffer.drain(..n).for_each(&mut take);
             }
             count += rs.len() as u64;
-            on_batch(Batch { features: &xs, results: &rs, scores: &ss, exact: &es })?;
+            on_batch(Batch { features: &xs, results: &rs, scores: &ss, exact: &es, exact_classes: &cs, policy: &ps })?;
             if !all && buffer.len() < capacity {
                 break;
             }
@@ -154,13 +212,27 @@ pub fn for_each_batch<E: From<RecordError>>(
                 continue;
             }
             for s in samples.of_game(&game) {
-                // The exact value is looked up before mirroring: the stores
-                // hold positions as games reach them (mirrored, the value
-                // is the same).
-                let exact = if config.exact_weight > 0.0 { labels.exact(&s.position) } else { None };
-                let exact = exact.filter(|&e| config.exact_draws || e != 0.5);
-                let pos = if train && config.mirror && rng.gen_bool(0.5) { s.position.mirror() } else { s.position };
-                buffer.push((features(&pos), s.result, score_target(s.result, s.score), exact));
+                // Exact values and policy targets are looked up before
+                // mirroring: the stores hold positions as games reach them
+                // (mirrored, the value is the same).
+                let wanted = config.exact_weight > 0.0 || config.exact_head;
+                let raw = if wanted { labels.exact(&s.position) } else { None };
+                let exact = raw.filter(|&e| config.exact_weight > 0.0 && (config.exact_draws || e != 0.5));
+                let target = if config.policy_head {
+                    policy_target(&s.position, s.played, labels, config.rules)
+                } else {
+                    Vec::new()
+                };
+                let mirrored = train && config.mirror && rng.gen_bool(0.5);
+                let pos = if mirrored { s.position.mirror() } else { s.position };
+                buffer.push(Sampled {
+                    features: features(&pos),
+                    result: s.result,
+                    score: score_target(s.result, s.score),
+                    exact,
+                    exact_class: raw.map(|e| class(e) as u8),
+                    policy: indexed(&target, pos.side_to_move(), mirrored),
+                });
                 if buffer.len() >= capacity {
                     emit(&mut buffer, &mut rng, false)?;
                 }
@@ -171,8 +243,15 @@ pub fn for_each_batch<E: From<RecordError>>(
     Ok(count)
 }
 
-/// A sample as buffered: features, result, squashed score, exact value.
-type Sampled = ([f32; INPUTS], f32, f32, Option<f32>);
+/// A sample as buffered (see [`Batch`]).
+struct Sampled {
+    features: [f32; INPUTS],
+    result: f32,
+    score: f32,
+    exact: Option<f32>,
+    exact_class: Option<u8>,
+    policy: PolicyTarget,
+}
 
 /// Sample counts of a run's data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -247,7 +326,14 @@ mod tests {
         // drawn one whose position is exactly won.
         let (results, scores) = ([1.0, 0.0, 0.5], [0.8, 0.2, 0.6]);
         let exact = [None, Some(0.5), Some(1.0)];
-        let b = Batch { features: &features, results: &results, scores: &scores, exact: &exact };
+        let b = Batch {
+            features: &features,
+            results: &results,
+            scores: &scores,
+            exact: &exact,
+            exact_classes: &[],
+            policy: &[],
+        };
         let close = |a: &[f32], b: &[f32]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6);
         // Weight 0: the usual targets.
         assert!(close(&b.targets(0.5, 0.0), &[0.9, 0.1, 0.55]));

@@ -22,9 +22,9 @@ mod widen;
 
 pub use alq_records::{exact_target, is_validation, score_target, target};
 pub use config::TrainConfig;
-pub use data::{count, for_each_batch, Batch, Counts, Part};
+pub use data::{count, for_each_batch, policy_target, Batch, Counts, Part, PolicyTarget};
 pub use error::TrainError;
 pub use labels::Labels;
-pub use model::ValueNet;
+pub use model::{HeadOutputs, ValueNet};
 pub use train::{initial_network, train, training_device, EpochMetrics, Event, InitialNetwork, TrainSummary};
 pub use widen::widen;

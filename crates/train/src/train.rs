@@ -30,6 +30,20 @@ pub struct EpochMetrics {
     pub train_samples: u64,
     pub seconds: f64,
     pub samples_per_second: f64,
+    /// The exact head's validation cross-entropy (0 without the head).
+    #[serde(default)]
+    pub validation_exact_loss: f64,
+    /// The policy head's validation cross-entropy (0 without the head).
+    #[serde(default)]
+    pub validation_policy_loss: f64,
+    /// The exact head's confidence measured on this epoch's validation
+    /// positions (see `confidence_precision`; 0 without the head).
+    #[serde(default)]
+    pub confidence: f64,
+    /// The share of the validation positions with an exact value on which
+    /// the exact head is that confident (its coverage; 0 without the head).
+    #[serde(default)]
+    pub trusted: f64,
 }
 
 /// What a checkpoint remembers besides the weights.
@@ -95,15 +109,57 @@ fn io(path: &Path) -> impl Fn(std::io::Error) -> TrainError + '_ {
 /// a position has an exact value, it is mixed into each target by
 /// `exact_weight` ([`Batch::targets`], [`Batch::classes`]).
 fn batch_loss(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &Device) -> Tensor<1> {
+    batch_losses(model, batch, config, device).total(config)
+}
+
+/// A batch's losses, head by head ([`batch_loss`] adds them up).
+struct Losses {
+    value: Tensor<1>,
+    /// The exact head's cross-entropy on the samples with an exact value
+    /// (none without the head or such samples).
+    exact: Option<Tensor<1>>,
+    /// The policy head's cross-entropy on the samples with a policy target.
+    policy: Option<Tensor<1>>,
+    /// The exact head's softmax, `[n, 3]`, for measuring its confidence.
+    exact_probabilities: Option<Tensor<2>>,
+}
+
+impl Losses {
+    fn total(self, config: &TrainConfig) -> Tensor<1> {
+        let mut total = self.value;
+        if let Some(e) = self.exact {
+            total = total + e.mul_scalar(config.exact_head_weight);
+        }
+        if let Some(p) = self.policy {
+            total = total + p.mul_scalar(config.policy_weight);
+        }
+        total
+    }
+}
+
+fn batch_losses(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &Device) -> Losses {
     let n = batch.len();
     let x = Tensor::<2>::from_data(TensorData::new(batch.features.to_vec(), [n, INPUTS]), device);
+    let out = model.forward_heads(x);
+    let value = value_loss(out.value, batch, config, device);
+    let (exact, exact_probabilities) = match out.exact.filter(|_| config.exact_head) {
+        Some(logits) => exact_loss(logits, batch.exact_classes, device),
+        None => (None, None),
+    };
+    let policy = out.policy.filter(|_| config.policy_head).and_then(|l| policy_loss(l, batch.policy, device));
+    Losses { value, exact, policy, exact_probabilities }
+}
+
+/// The value head's loss (see [`batch_loss`]).
+fn value_loss(logits: Tensor<2>, batch: &Batch, config: &TrainConfig, device: &Device) -> Tensor<1> {
+    let n = batch.len();
     if !config.wdl {
         let targets = batch.targets(config.result_weight, config.exact_weight);
         let y = Tensor::<2>::from_data(TensorData::new(targets, [n, 1]), device);
-        return (sigmoid(model.forward(x)) - y).square().mean();
+        return (sigmoid(logits) - y).square().mean();
     }
     let classes = Tensor::<2>::from_data(TensorData::new(batch.classes(config.exact_weight), [n, 3]), device);
-    let log_p = log_softmax(model.forward(x), 1);
+    let log_p = log_softmax(logits, 1);
     let cross_entropy = (classes * log_p.clone()).sum_dim(1).neg().mean();
     let halves = Tensor::<2>::from_data(TensorData::new(vec![1.0f32, 0.5, 0.0], [3, 1]), device);
     let expected = log_p.exp().matmul(halves).clamp(1e-6, 1.0 - 1e-6);
@@ -113,6 +169,53 @@ fn batch_loss(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &De
     .neg()
     .mean();
     cross_entropy.mul_scalar(config.result_weight) + score_loss.mul_scalar(1.0 - config.result_weight)
+}
+
+/// The exact head's mean cross-entropy over the samples with an exact class,
+/// and its softmax; `None` when no sample has one.
+fn exact_loss(logits: Tensor<2>, classes: &[Option<u8>], device: &Device) -> (Option<Tensor<1>>, Option<Tensor<2>>) {
+    let n = classes.len();
+    let known = classes.iter().filter(|c| c.is_some()).count();
+    if known == 0 {
+        return (None, None);
+    }
+    let mut one_hot = vec![0.0f32; n * 3];
+    for (i, c) in classes.iter().enumerate() {
+        if let Some(c) = c {
+            one_hot[i * 3 + *c as usize] = 1.0;
+        }
+    }
+    let y = Tensor::<2>::from_data(TensorData::new(one_hot, [n, 3]), device);
+    let log_p = log_softmax(logits, 1);
+    let loss = (y * log_p.clone()).sum().neg().div_scalar(known as f32);
+    (Some(loss), Some(log_p.exp()))
+}
+
+/// The policy head's mean cross-entropy over the samples with a target:
+/// each move's logit is its origin's plus its end's, softmaxed over the
+/// position's moves. `None` when no sample has a target.
+fn policy_loss(logits: Tensor<2>, targets: &[crate::data::PolicyTarget], device: &Device) -> Option<Tensor<1>> {
+    let n = targets.len();
+    let known = targets.iter().filter(|t| !t.is_empty()).count();
+    let m = targets.iter().map(Vec::len).max().unwrap_or(0);
+    if known == 0 || m == 0 {
+        return None;
+    }
+    let (mut from, mut to, mut pad, mut share) =
+        (vec![0i64; n * m], vec![25i64; n * m], vec![-1e9f32; n * m], vec![0.0f32; n * m]);
+    for (i, target) in targets.iter().enumerate() {
+        for (j, &(f, t, p)) in target.iter().enumerate() {
+            from[i * m + j] = f as i64;
+            to[i * m + j] = t as i64;
+            pad[i * m + j] = 0.0;
+            share[i * m + j] = p;
+        }
+    }
+    let index = |v: Vec<i64>| Tensor::<2, Int>::from_data(TensorData::new(v, [n, m]), device);
+    let float = |v: Vec<f32>| Tensor::<2>::from_data(TensorData::new(v, [n, m]), device);
+    let moves = logits.clone().gather(1, index(from)) + logits.gather(1, index(to)) + float(pad);
+    let log_p = log_softmax(moves, 1);
+    Some((float(share) * log_p).sum().neg().div_scalar(known as f32))
 }
 
 /// Trains on `files` into `out`: `config.toml` (resolved config and data),
@@ -183,7 +286,8 @@ pub fn train(
             }
             ValueNet::from_network(&init.network, &device)
         }
-    };
+    }
+    .with_heads(config.exact_head, config.policy_head, &device);
     let mut optim = AdamWConfig::new().with_weight_decay(config.weight_decay).with_epsilon(1e-8).init();
     let mut scheduler = CosineAnnealingLrSchedulerConfig::new(config.learning_rate, config.epochs * steps_per_epoch)
         .with_min_lr(config.min_learning_rate)
@@ -227,7 +331,8 @@ pub fn train(
             Ok(())
         })?;
         let seconds = started.elapsed().as_secs_f64();
-        let validation_loss = validate(&model, files, config, &labels)?;
+        let checked = validate(&model, files, config, &labels)?;
+        let validation_loss = checked.loss;
         let metrics = EpochMetrics {
             epoch,
             train_loss: loss_sum / seen.max(1) as f64,
@@ -236,6 +341,10 @@ pub fn train(
             train_samples: seen,
             seconds,
             samples_per_second: seen as f64 / seconds.max(1e-9),
+            validation_exact_loss: checked.exact_loss,
+            validation_policy_loss: checked.policy_loss,
+            confidence: checked.confidence.map_or(0.0, |(c, _)| c as f64),
+            trusted: checked.confidence.map_or(0.0, |(_, t)| t),
         };
         st.history.push(metrics.clone());
         st.epochs_done = epoch;
@@ -245,6 +354,9 @@ pub fn train(
             st.epochs_without_improvement = 0;
             let mut net = model.valid().export();
             net.rules = config.rules;
+            if let Some((confidence, _)) = checked.confidence {
+                net.heads.confidence = confidence;
+            }
             let path = out.join("network.alqnet");
             write_atomic(&path, &net.to_bytes()).map_err(io(&path))?;
         } else {
@@ -287,6 +399,18 @@ pub fn initial_network(config: &TrainConfig) -> Result<Option<InitialNetwork>, T
     let bad = |problem: String| TrainError::Config(format!("init: {init}: {problem}"));
     let bytes = std::fs::read(init).map_err(|e| bad(e.to_string()))?;
     let net = alq_engine::Network::from_bytes(&bytes).map_err(|e| bad(e.to_string()))?;
+    let (exact, policy) = (net.heads.exact.is_some(), net.heads.policy.is_some());
+    if (exact && !config.exact_head) || (policy && !config.policy_head) {
+        return Err(bad(format!(
+            "the network has {} head(s) this config does not train (set exact_head and policy_head as it has them)",
+            [("an exact", exact), ("a policy", policy)]
+                .iter()
+                .filter(|(_, has)| *has)
+                .map(|(name, _)| *name)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        )));
+    }
     let found_outputs = net.layers.last().map_or(0, |l| l.outputs);
     if found_outputs != outputs {
         return Err(bad(format!(
@@ -317,18 +441,84 @@ pub fn training_device() -> Device {
     }
 }
 
-/// The mean validation loss of `model`.
-fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result<f64, TrainError> {
+/// What a validation pass measures.
+struct Checked {
+    /// The mean total loss (what early stopping watches).
+    loss: f64,
+    exact_loss: f64,
+    policy_loss: f64,
+    /// The exact head's measured confidence and the share of the exact
+    /// positions it covers ([`measured_confidence`]).
+    confidence: Option<(f32, f64)>,
+}
+
+/// The validation losses of `model`, and its exact head's confidence.
+fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result<Checked, TrainError> {
     let plain = model.valid();
     let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
+    let (mut exact_sum, mut exact_n, mut policy_sum, mut policy_n) = (0.0f64, 0u64, 0.0f64, 0u64);
+    let mut calls = Vec::new();
     for_each_batch::<TrainError>(files, Part::Validation, config, labels, 0, |batch| {
-        let loss: f32 = batch_loss(&plain, &batch, config, &device).into_scalar();
+        let losses = batch_losses(&plain, &batch, config, &device);
+        let known = batch.exact_classes.iter().filter(|c| c.is_some()).count() as u64;
+        if let (Some(e), Some(p)) = (&losses.exact, &losses.exact_probabilities) {
+            exact_sum += e.clone().into_scalar::<f32>() as f64 * known as f64;
+            exact_n += known;
+            let p: Vec<f32> = p.clone().try_into_vec_as::<f32>().expect("f32 probabilities");
+            for (row, class) in p.chunks(3).zip(batch.exact_classes) {
+                if let Some(c) = class {
+                    calls.push(call(row, *c));
+                }
+            }
+        }
+        if let Some(l) = &losses.policy {
+            let targets = batch.policy.iter().filter(|t| !t.is_empty()).count() as u64;
+            policy_sum += l.clone().into_scalar::<f32>() as f64 * targets as f64;
+            policy_n += targets;
+        }
+        let loss: f32 = losses.total(config).into_scalar();
         sum += loss as f64 * batch.len() as f64;
         n += batch.len() as u64;
         Ok(())
     })?;
-    Ok(sum / n.max(1) as f64)
+    Ok(Checked {
+        loss: sum / n.max(1) as f64,
+        exact_loss: exact_sum / exact_n.max(1) as f64,
+        policy_loss: policy_sum / policy_n.max(1) as f64,
+        confidence: config.exact_head.then(|| measured_confidence(&mut calls, config.confidence_precision)),
+    })
+}
+
+/// The exact head's win-or-loss call on one position: the probability of
+/// the likelier of win and loss, and whether the exact class is that one.
+fn call(probabilities: &[f32], class: u8) -> (f32, bool) {
+    if probabilities[0] >= probabilities[2] {
+        (probabilities[0], class == 0)
+    } else {
+        (probabilities[2], class == 2)
+    }
+}
+
+/// The lowest probability (from 0.5) at which the calls at least that sure
+/// are right at least `precision` of the time, and the share of all calls
+/// that are that sure; `(1, 0)` when no such probability exists.
+///
+/// A call of probability `p` is trusted by the evaluator when `p >=` the
+/// confidence, so the measured set is exactly what it will trust.
+pub(crate) fn measured_confidence(calls: &mut [(f32, bool)], precision: f64) -> (f32, f64) {
+    calls.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let (mut best, mut right) = (None, 0usize);
+    for (i, &(p, correct)) in calls.iter().enumerate() {
+        right += correct as usize;
+        // Only at the last call of a run of equal probabilities, and never
+        // below 0.5 (the file's lowest confidence).
+        let last_of_run = calls.get(i + 1).is_none_or(|next| next.0 < p);
+        if p >= 0.5 && last_of_run && right as f64 >= precision * (i + 1) as f64 {
+            best = Some((p, (i + 1) as f64 / calls.len() as f64));
+        }
+    }
+    best.unwrap_or((1.0, 0.0))
 }
 
 /// The resolved config and data, saved beside the result.
@@ -376,14 +566,46 @@ impl SaveOptim for burn::optim::ModuleOptimizer {
 }
 
 fn write_metrics(out: &Path, history: &[EpochMetrics]) -> Result<(), TrainError> {
-    let mut text =
-        String::from("epoch,train_loss,validation_loss,learning_rate,train_samples,seconds,samples_per_second\n");
+    let mut text = String::from(
+        "epoch,train_loss,validation_loss,learning_rate,train_samples,seconds,samples_per_second,\
+         validation_exact_loss,validation_policy_loss,confidence,trusted\n",
+    );
     for m in history {
         text += &format!(
-            "{},{:.6},{:.6},{:.6e},{},{:.2},{:.0}\n",
-            m.epoch, m.train_loss, m.validation_loss, m.learning_rate, m.train_samples, m.seconds, m.samples_per_second
+            "{},{:.6},{:.6},{:.6e},{},{:.2},{:.0},{:.6},{:.6},{:.4},{:.4}\n",
+            m.epoch,
+            m.train_loss,
+            m.validation_loss,
+            m.learning_rate,
+            m.train_samples,
+            m.seconds,
+            m.samples_per_second,
+            m.validation_exact_loss,
+            m.validation_policy_loss,
+            m.confidence,
+            m.trusted
         );
     }
     let path = out.join("metrics.csv");
     write_atomic(&path, text.as_bytes()).map_err(io(&path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::measured_confidence;
+
+    #[test]
+    fn the_confidence_is_the_lowest_probability_whose_calls_are_precise_enough() {
+        // Sure calls right, middling ones half right, unsure ones wrong.
+        let mut calls =
+            vec![(0.99, true), (0.97, true), (0.95, true), (0.9, true), (0.8, false), (0.7, true), (0.6, false)];
+        assert_eq!(measured_confidence(&mut calls.clone(), 0.99), (0.9, 4.0 / 7.0));
+        // 5 of 6 right from 0.7 on: precise enough for 0.8, not for 0.9.
+        assert_eq!(measured_confidence(&mut calls.clone(), 0.8), (0.7, 6.0 / 7.0));
+        assert_eq!(measured_confidence(&mut calls, 0.5), (0.6, 1.0));
+        // Ties are all in or all out; below 0.5 nothing is trusted.
+        assert_eq!(measured_confidence(&mut [(0.9, true), (0.9, false)], 0.9), (1.0, 0.0));
+        assert_eq!(measured_confidence(&mut [(0.4, true)], 0.9), (1.0, 0.0));
+        assert_eq!(measured_confidence(&mut [], 0.9), (1.0, 0.0));
+    }
 }

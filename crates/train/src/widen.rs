@@ -11,7 +11,7 @@
 //! network's output is unchanged; the new units start learning as soon as
 //! training moves their zero outgoing weights.
 
-use alq_engine::{Layer, Network};
+use alq_engine::{Heads, Layer, Network};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -63,7 +63,21 @@ pub fn widen(net: &Network, hidden: &[usize], seed: u64) -> Result<Network, Wide
             wide
         })
         .collect();
-    Ok(Network { layers, rules: net.rules })
+    // The extra heads read the last hidden layer as the output layer does:
+    // nothing from its new units either.
+    let last_width = *hidden.last().expect("at least one hidden layer");
+    let widen_head = |layer: &Layer| {
+        let mut wide = Layer::zeros(last_width, layer.outputs);
+        wide.weights[..layer.weights.len()].copy_from_slice(&layer.weights);
+        wide.bias.copy_from_slice(&layer.bias);
+        wide
+    };
+    let heads = Heads {
+        exact: net.heads.exact.as_ref().map(widen_head),
+        confidence: net.heads.confidence,
+        policy: net.heads.policy.as_ref().map(widen_head),
+    };
+    Ok(Network { layers, rules: net.rules, heads })
 }
 
 #[cfg(test)]

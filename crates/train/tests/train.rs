@@ -441,3 +441,121 @@ fn training_can_start_from_a_network() {
     let err = train(&missing, &data, &out_dir("init-missing"), false, |_| {}).unwrap_err().to_string();
     assert!(err.contains("no-such.alqnet"), "{err}");
 }
+
+#[test]
+fn the_exact_and_policy_heads_train_export_and_agree_with_the_engine() {
+    let _serial = one_at_a_time();
+    let tb = out_dir("heads-tables");
+    let options = alq_tablebase::BuildOptions {
+        pieces: 5,
+        shard: None,
+        rules: alq_engine::RuleSet::BrainKing,
+        kind: alq_tablebase::Kind::Wdl,
+    };
+    alq_tablebase::build(&tb, &options, &mut |_| {}).unwrap();
+    let tables = alq_tablebase::Tablebase::open(&tb).unwrap();
+    let labels = alq_train::Labels::tables(Some(&tables));
+
+    // Policy targets: the value-keeping moves where the tables settle every
+    // move; the searched move elsewhere; nothing without either.
+    let rules = alq_engine::RuleSet::BrainKing;
+    // The first of some random 4-piece positions that is won and has a
+    // move that throws the win away.
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let keeps = |pos: &Position| -> Vec<bool> {
+        let best = pos
+            .legal_moves()
+            .iter()
+            .map(|&mv| alq_train::exact_target(Some(&tables), &pos.play(mv)))
+            .min_by(|a, b| a.partial_cmp(b).unwrap());
+        pos.legal_moves()
+            .iter()
+            .map(|&mv| Some(alq_train::exact_target(Some(&tables), &pos.play(mv))) == best)
+            .collect()
+    };
+    let pos = (0..1000)
+        .map(|_| {
+            let mut points: Vec<u8> = (0..25).collect();
+            points.shuffle(&mut rng);
+            let bb = |ps: &[u8]| {
+                ps.iter().fold(alq_engine::Bitboard::EMPTY, |b, &p| b.with(alq_engine::Point::new(p).unwrap()))
+            };
+            Position::from_parts(bb(&points[..2]), bb(&points[2..4]), alq_engine::Side::White)
+        })
+        .find(|p| {
+            let k = keeps(p);
+            alq_train::exact_target(Some(&tables), p) == Some(1.0) && k.iter().any(|&x| !x)
+        })
+        .expect("a won position with a losing move");
+    let target = alq_train::policy_target(&pos, None, &labels, rules);
+    let moves = pos.legal_moves();
+    assert_eq!(target.len(), moves.len());
+    let keepers = keeps(&pos);
+    let n = keepers.iter().filter(|&&k| k).count() as f32;
+    for ((&(_, _, share), &keep), mv) in target.iter().zip(&keepers).zip(moves.iter()) {
+        assert_eq!(share, if keep { 1.0 / n } else { 0.0 }, "{mv}");
+    }
+    let start = Position::start();
+    let played = start.legal_moves()[2];
+    let target = alq_train::policy_target(&start, Some(played), &labels, rules);
+    assert_eq!(
+        target.iter().filter(|t| t.2 == 1.0).map(|t| (t.0, t.1)).collect::<Vec<_>>(),
+        [(played.from(), played.to())]
+    );
+    assert!(alq_train::policy_target(&start, None, &labels, rules).is_empty());
+
+    // A run with both heads: the exact head on the tables' values, the value
+    // head kept practical.
+    let data = vec![PathBuf::from("../report/tests/data/selfplay.csv")];
+    let config = TrainConfig {
+        tablebase: tb.to_string_lossy().into_owned(),
+        exact_weight: 0.0,
+        exact_head: true,
+        policy_head: true,
+        epochs: 3,
+        ..small_config()
+    };
+    let summary = train(&config, &data, &out_dir("heads-run"), false, |_| {}).unwrap();
+    let net = Network::from_bytes(&std::fs::read(&summary.network).unwrap()).unwrap();
+    assert_eq!(net.format_version(), 2);
+    assert!(net.heads.exact.is_some() && net.heads.policy.is_some());
+    let best = &summary.history[summary.best_epoch - 1];
+    assert_eq!(net.heads.confidence as f64, (best.confidence * 1e4).round() / 1e4, "{best:?}");
+    assert!((0.5..=1.0).contains(&net.heads.confidence));
+    assert!(best.validation_exact_loss > 0.0 && best.validation_policy_loss > 0.0, "{best:?}");
+    let first = &summary.history[0];
+    let last = summary.history.last().unwrap();
+    assert!(last.validation_policy_loss < first.validation_policy_loss, "{:?}", summary.history);
+    let metrics = std::fs::read_to_string(out_dir_keep("heads-run").join("metrics.csv")).unwrap();
+    assert!(metrics.starts_with("epoch,") && metrics.lines().next().unwrap().ends_with(",confidence,trusted"));
+
+    // burn's heads compute what the engine's do.
+    let model = ValueNet::from_network(&net, &Device::flex());
+    let boards = positions(64);
+    let xs: Vec<f32> = boards.iter().flat_map(features).collect();
+    let x = Tensor::<2>::from_data(TensorData::new(xs, [boards.len(), INPUTS]), &Device::flex());
+    let out = model.forward_heads(x);
+    let exact: Vec<f32> = out.exact.unwrap().try_into_vec_as::<f32>().unwrap();
+    let policy: Vec<f32> = out.policy.unwrap().try_into_vec_as::<f32>().unwrap();
+    for (i, p) in boards.iter().enumerate() {
+        let engine = net.outputs(&features(p));
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-4);
+        assert!(close(&engine.exact.unwrap(), &exact[i * 3..i * 3 + 3]), "{p}");
+        assert!(close(&engine.policy.unwrap(), &policy[i * 50..i * 50 + 50]), "{p}");
+    }
+
+    // A network with heads starts a run that trains them, not one that does
+    // not; a plain network gains fresh heads.
+    let init = TrainConfig { init: summary.network.display().to_string(), epochs: 1, ..config.clone() };
+    train(&init, &data, &out_dir("heads-init"), false, |_| {}).unwrap();
+    let plain = TrainConfig { exact_head: false, policy_head: false, ..init.clone() };
+    let err = train(&plain, &data, &out_dir("heads-refused"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("an exact and a policy head(s)"), "{err}");
+    let bad = TrainConfig { confidence_precision: 0.4, ..config };
+    let err = train(&bad, &data, &out_dir("heads-bad"), false, |_| {}).unwrap_err().to_string();
+    assert!(err.contains("confidence_precision"), "{err}");
+}
+
+fn out_dir_keep(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("train-tests").join(name)
+}
