@@ -96,6 +96,11 @@ pub struct TrainConfig {
     pub policy_head: bool,
     /// The policy head's loss weight in the total loss.
     pub policy_weight: f32,
+    /// Whether the extra heads' losses train the shared hidden layers too
+    /// (the default); false fits the heads on the value network's features
+    /// as they are, so the value head learns exactly what it would without
+    /// them.
+    pub heads_shape_trunk: bool,
 }
 
 impl Default for TrainConfig {
@@ -127,6 +132,7 @@ impl Default for TrainConfig {
             confidence_precision: 0.99,
             policy_head: false,
             policy_weight: 1.0,
+            heads_shape_trunk: true,
         }
     }
 }

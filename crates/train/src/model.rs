@@ -87,6 +87,13 @@ impl ValueNet {
 
     /// `[batch, INPUTS]` features to every head's logits.
     pub fn forward_heads(&self, x: Tensor<2>) -> HeadOutputs {
+        self.forward_heads_with(x, true)
+    }
+
+    /// As [`ValueNet::forward_heads`]; with `shape_trunk` false the extra
+    /// heads read the last hidden layer detached, so their losses train only
+    /// their own weights.
+    pub fn forward_heads_with(&self, x: Tensor<2>, shape_trunk: bool) -> HeadOutputs {
         let last = self.layers.len() - 1;
         let mut x = x;
         for layer in &self.layers[..last] {
@@ -96,9 +103,10 @@ impl ValueNet {
             // backend than clamp's masked fill.
             x = relu(x.clone()) - relu(x.sub_scalar(1.0));
         }
+        let shared = if shape_trunk { x.clone() } else { x.clone().detach() };
         HeadOutputs {
-            exact: self.exact.as_ref().map(|l| l.forward(x.clone())),
-            policy: self.policy.as_ref().map(|l| l.forward(x.clone())),
+            exact: self.exact.as_ref().map(|l| l.forward(shared.clone())),
+            policy: self.policy.as_ref().map(|l| l.forward(shared)),
             value: self.layers[last].forward(x),
         }
     }

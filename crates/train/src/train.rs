@@ -36,6 +36,11 @@ pub struct EpochMetrics {
     /// The policy head's validation cross-entropy (0 without the head).
     #[serde(default)]
     pub validation_policy_loss: f64,
+    /// What a policy that knows nothing (equal odds for every legal move)
+    /// scores on the same targets: the mean of ln(moves) (0 without the
+    /// head).
+    #[serde(default)]
+    pub policy_uniform_loss: f64,
     /// The exact head's confidence measured on this epoch's validation
     /// positions (see `confidence_precision`; 0 without the head).
     #[serde(default)]
@@ -140,7 +145,7 @@ impl Losses {
 fn batch_losses(model: &ValueNet, batch: &Batch, config: &TrainConfig, device: &Device) -> Losses {
     let n = batch.len();
     let x = Tensor::<2>::from_data(TensorData::new(batch.features.to_vec(), [n, INPUTS]), device);
-    let out = model.forward_heads(x);
+    let out = model.forward_heads_with(x, config.heads_shape_trunk);
     let value = value_loss(out.value, batch, config, device);
     let (exact, exact_probabilities) = match out.exact.filter(|_| config.exact_head) {
         Some(logits) => exact_loss(logits, batch.exact_classes, device),
@@ -343,6 +348,7 @@ pub fn train(
             samples_per_second: seen as f64 / seconds.max(1e-9),
             validation_exact_loss: checked.exact_loss,
             validation_policy_loss: checked.policy_loss,
+            policy_uniform_loss: checked.policy_uniform_loss,
             confidence: checked.confidence.map_or(0.0, |(c, _)| c as f64),
             trusted: checked.confidence.map_or(0.0, |(_, t)| t),
         };
@@ -447,6 +453,7 @@ struct Checked {
     loss: f64,
     exact_loss: f64,
     policy_loss: f64,
+    policy_uniform_loss: f64,
     /// The exact head's measured confidence and the share of the exact
     /// positions it covers ([`measured_confidence`]).
     confidence: Option<(f32, f64)>,
@@ -458,6 +465,7 @@ fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &
     let device = training_device();
     let (mut sum, mut n) = (0.0f64, 0u64);
     let (mut exact_sum, mut exact_n, mut policy_sum, mut policy_n) = (0.0f64, 0u64, 0.0f64, 0u64);
+    let mut uniform_sum = 0.0f64;
     let mut calls = Vec::new();
     for_each_batch::<TrainError>(files, Part::Validation, config, labels, 0, |batch| {
         let losses = batch_losses(&plain, &batch, config, &device);
@@ -474,6 +482,7 @@ fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &
         }
         if let Some(l) = &losses.policy {
             let targets = batch.policy.iter().filter(|t| !t.is_empty()).count() as u64;
+            uniform_sum += batch.policy.iter().filter(|t| !t.is_empty()).map(|t| (t.len() as f64).ln()).sum::<f64>();
             policy_sum += l.clone().into_scalar::<f32>() as f64 * targets as f64;
             policy_n += targets;
         }
@@ -486,6 +495,7 @@ fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &
         loss: sum / n.max(1) as f64,
         exact_loss: exact_sum / exact_n.max(1) as f64,
         policy_loss: policy_sum / policy_n.max(1) as f64,
+        policy_uniform_loss: uniform_sum / policy_n.max(1) as f64,
         confidence: config.exact_head.then(|| measured_confidence(&mut calls, config.confidence_precision)),
     })
 }
@@ -568,11 +578,11 @@ impl SaveOptim for burn::optim::ModuleOptimizer {
 fn write_metrics(out: &Path, history: &[EpochMetrics]) -> Result<(), TrainError> {
     let mut text = String::from(
         "epoch,train_loss,validation_loss,learning_rate,train_samples,seconds,samples_per_second,\
-         validation_exact_loss,validation_policy_loss,confidence,trusted\n",
+         validation_exact_loss,validation_policy_loss,policy_uniform_loss,confidence,trusted\n",
     );
     for m in history {
         text += &format!(
-            "{},{:.6},{:.6},{:.6e},{},{:.2},{:.0},{:.6},{:.6},{:.4},{:.4}\n",
+            "{},{:.6},{:.6},{:.6e},{},{:.2},{:.0},{:.6},{:.6},{:.6},{:.4},{:.4}\n",
             m.epoch,
             m.train_loss,
             m.validation_loss,
@@ -582,6 +592,7 @@ fn write_metrics(out: &Path, history: &[EpochMetrics]) -> Result<(), TrainError>
             m.samples_per_second,
             m.validation_exact_loss,
             m.validation_policy_loss,
+            m.policy_uniform_loss,
             m.confidence,
             m.trusted
         );

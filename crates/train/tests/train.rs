@@ -526,6 +526,8 @@ fn the_exact_and_policy_heads_train_export_and_agree_with_the_engine() {
     let first = &summary.history[0];
     let last = summary.history.last().unwrap();
     assert!(last.validation_policy_loss < first.validation_policy_loss, "{:?}", summary.history);
+    // It has learnt something: below equal odds for every move.
+    assert!(last.validation_policy_loss < last.policy_uniform_loss, "{last:?}");
     let metrics = std::fs::read_to_string(out_dir_keep("heads-run").join("metrics.csv")).unwrap();
     assert!(metrics.starts_with("epoch,") && metrics.lines().next().unwrap().ends_with(",confidence,trusted"));
 
