@@ -109,6 +109,13 @@ impl Heads {
     /// assert_eq!(heads.rank([0.0, 9.0, 0.0]), 0);
     /// ```
     pub fn rank(&self, logits: [f32; EXACT_OUTPUTS]) -> i32 {
+        let [w, d, l] = logits;
+        // A draw at least as likely as the win and the loss leaves each of
+        // them at most one half, below any confidence (at least 0.5): no
+        // exponentials needed, and most leaves are such.
+        if d >= w && d >= l {
+            return 0;
+        }
         let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
         let e = logits.map(|l| (l - m).exp());
         let total: f32 = e.iter().sum();
