@@ -6,8 +6,8 @@ use super::{fnv1a64, Layer, Network, NetworkError, FORMAT_VERSION, INPUTS, MAGIC
 use crate::rules::RuleSet;
 
 /// The format version of a network with extra heads (an exact or a policy
-/// head); a value network alone is still written as version
-/// [`FORMAT_VERSION`], so its bytes and id do not change.
+/// head); a value network alone is still written as version 1, so its
+/// bytes and id do not change.
 pub const HEADS_FORMAT_VERSION: u32 = 2;
 
 impl Network {
