@@ -224,6 +224,55 @@ impl Default for AccuracyStage {
     }
 }
 
+/// Each generation's best player graded against perfect play: it plays
+/// itself `games` times from the standard start (the first
+/// `near_best_plies` choices drawn among moves within `near_best_cp` of the
+/// best, as `[start]` does) and `games` times from `book` (one game from
+/// each of its first lines, the book's moves not graded), at `nodes` a
+/// move; then every move is graded as `alq accuracy --tb tablebase --nodes
+/// grade_nodes` does (the tables, the shipped proofs, then a search of
+/// `grade_nodes` expanded positions a position, in `grade_hash` MiB). The
+/// summary shows the errors a game, found and at least. Off while `games`
+/// is 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ErrorsStage {
+    /// Games from each source (0: skip the stage).
+    pub games: u64,
+    /// Nodes a move of the graded player.
+    pub nodes: u64,
+    pub near_best_plies: u32,
+    pub near_best_cp: u32,
+    /// The book games' openings: `unbalanced`, `balanced`, a book file, or
+    /// empty for games from the start only.
+    pub book: String,
+    /// Ply cap of every game.
+    pub max_plies: u32,
+    /// Endgame tables the grading reads (any kind; required).
+    pub tablebase: String,
+    /// Grading budget a position, in expanded positions: fixed, so that
+    /// generations are graded alike whatever the machine.
+    pub grade_nodes: u64,
+    /// Memory of each grading worker's search graph in MiB.
+    pub grade_hash: u64,
+}
+
+impl Default for ErrorsStage {
+    fn default() -> ErrorsStage {
+        ErrorsStage {
+            games: 0,
+            nodes: 1000,
+            near_best_plies: 8,
+            near_best_cp: 20,
+            book: "unbalanced".to_string(),
+            max_plies: 2000,
+            tablebase: String::new(),
+            grade_nodes: 100_000,
+            grade_hash: 512,
+        }
+    }
+}
+
 /// Exact values for training: each generation's training positions (each
 /// distinct position the trainer samples from the games candidates train
 /// on) valued by the oracle within `movetime` or `nodes` each, as `alq
@@ -310,6 +359,9 @@ pub struct PipelineConfig {
     pub start: StartStage,
     /// Each generation's best player on endgames (needs tables).
     pub accuracy: AccuracyStage,
+    /// Each generation's best player's errors against perfect play, from
+    /// the start and from a book (needs tables).
+    pub errors: ErrorsStage,
 }
 
 impl Default for PipelineConfig {
@@ -330,6 +382,7 @@ impl Default for PipelineConfig {
             anchors: vec!["hce".to_string(), "nn".to_string()],
             start: StartStage::default(),
             accuracy: AccuracyStage::default(),
+            errors: ErrorsStage::default(),
         }
     }
 }
@@ -349,6 +402,19 @@ impl PipelineConfig {
         }
         if self.label.max_pieces > 24 {
             return Err(ConfigError::new("label.max_pieces", "at most 24 (0: all)"));
+        }
+        let e = &self.errors;
+        if e.games > 0 {
+            if e.tablebase.trim().is_empty() {
+                return Err(ConfigError::new("errors.tablebase", "empty: the grading needs endgame tables"));
+            }
+            for (key, value) in
+                [("errors.nodes", e.nodes), ("errors.grade_nodes", e.grade_nodes), ("errors.grade_hash", e.grade_hash)]
+            {
+                if value == 0 {
+                    return Err(ConfigError::new(key, "0: give at least 1"));
+                }
+            }
         }
         for (key, stage) in [("gate", &self.gate), ("evaluation", &self.evaluation)] {
             stage.limits().map_err(|e| e.within(key))?;

@@ -45,6 +45,9 @@ pub enum PipelineError {
     /// a store that cannot be read or written).
     #[error("[label]: {0}")]
     Label(String),
+    /// The `[errors]` stage's tables or grading.
+    #[error("[errors]: {0}")]
+    Errors(String),
     /// A stage result (`match.json`, `elo.json`) that could not be read back.
     #[error("{}: {error}", path.display())]
     Json { path: PathBuf, error: serde_json::Error },

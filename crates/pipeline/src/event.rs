@@ -37,6 +37,9 @@ pub enum Stage {
     Labelling,
     FromStart,
     Accuracy,
+    /// Games of the best player for `[errors]`, then their grading.
+    ErrorGames,
+    Grading,
     Report,
 }
 
@@ -51,6 +54,8 @@ impl Stage {
             Stage::Labelling => "valuing training positions exactly",
             Stage::FromStart => "measuring the best player from the start",
             Stage::Accuracy => "endgame accuracy",
+            Stage::ErrorGames => "the best player's games for grading",
+            Stage::Grading => "grading moves against perfect play",
             Stage::Report => "report",
         }
     }

@@ -10,19 +10,20 @@
 //! at equal nodes over paired openings, promotes it if the SPRT accepts,
 //! measures it against generation 0 (the handcrafted player), and plays its
 //! own games with the best player; optionally the best player is measured
-//! from the standard start and on endgames. Every stage's output is written
+//! from the standard start, on endgames and against perfect play. Every stage's output is written
 //! atomically or resumably, so an interrupted run continues where it stopped.
 //!
 //! The modules, by job: `config` (the settings and their checks), `prepare`
 //! (what is refused before any game, and the run folder), `seeds` (every
 //! seed of a run, from one function), one module per stage (`train`,
 //! `matches` for the gate and the anchors, `selfplay` with rescoring, `label`,
-//! `start`, `accuracy`, `report`), `summary` (the rows; `alq_report`
+//! `start`, `accuracy`, `errors`, `report`), `summary` (the rows; `alq_report`
 //! renders them), `run` (the driver) and `error`, `event`, `files`.
 
 mod accuracy;
 mod config;
 mod error;
+mod errors;
 mod event;
 mod files;
 mod label;
@@ -36,8 +37,8 @@ mod start;
 mod summary;
 mod train;
 
-pub use alq_report::pipeline::{AnchorElo, StartResult};
-pub use config::{AccuracyStage, LabelStage, MatchStage, PipelineConfig, RescoreStage, StartStage};
+pub use alq_report::pipeline::{AnchorElo, ErrorRow, ErrorsResult, StartResult};
+pub use config::{AccuracyStage, ErrorsStage, LabelStage, MatchStage, PipelineConfig, RescoreStage, StartStage};
 pub use error::{AccuracyError, PipelineError, StartNetworkError};
 pub use event::{PipelineEvent, Stage};
 pub use files::gen_dir;

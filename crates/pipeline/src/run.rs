@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::accuracy::measure_accuracy;
 use crate::config::PipelineConfig;
 use crate::error::{io, PipelineError};
+use crate::errors::measure_errors;
 use crate::event::PipelineEvent;
 use crate::files::gen_dir;
 use crate::label::label_generation;
@@ -14,7 +15,7 @@ use crate::prepare::{check_before_any_game, open_run};
 use crate::report::write_report;
 use crate::selfplay::{rescore, selfplay};
 use crate::start::measure_from_start;
-use crate::summary::{write_summary, CandidateRow, GenerationSummary};
+use crate::summary::{write_summary, CandidateRow, GenerationSummary, Measured};
 use crate::train::{best_player, promote, train_candidate};
 
 /// The outcome of a run.
@@ -51,7 +52,8 @@ pub fn run_pipeline(
         let labels = label_generation(config, out, g, &on_event)?;
         let start = measure_from_start(config, &dir, &player, g, &on_event)?;
         let accuracy = measure_accuracy(config, &player, g, &on_event)?;
-        let row = GenerationSummary::new(g, candidate, played, start, accuracy, labels);
+        let errors = measure_errors(config, &dir, &player, g, &on_event)?;
+        let row = GenerationSummary::new(g, candidate, played, Measured { start, accuracy, labels, errors });
         summary.push(row.clone());
         write_summary(out, config, &summary)?;
         on_event(PipelineEvent::GenerationDone(Box::new(row)));

@@ -21,12 +21,14 @@ pub enum SeedUse {
     FromStart,
     /// The endgame positions of `[accuracy]` (the same every generation).
     Accuracy,
+    /// The best player's games from the start for `[errors]`.
+    Errors,
 }
 
 /// The seed of `what` in generation `generation`: `[selfplay] seed + g` for
 /// self-play and rescoring, `[train] seed + g` for training, `1000 + g` for
 /// the gate, `2000 + g + 100 i` against anchor `i`, `3000 + g` from the
-/// start, and `[accuracy] seed` for the endgame positions.
+/// start, `4000 + g` for `[errors]`, and `[accuracy] seed` for the endgame positions.
 pub fn seed(config: &PipelineConfig, what: SeedUse, generation: usize) -> u64 {
     let g = generation as u64;
     match what {
@@ -36,6 +38,7 @@ pub fn seed(config: &PipelineConfig, what: SeedUse, generation: usize) -> u64 {
         SeedUse::Anchor { index } => 2000 + g + 100 * index as u64,
         SeedUse::FromStart => 3000 + g,
         SeedUse::Accuracy => config.accuracy.seed,
+        SeedUse::Errors => 4000 + g,
     }
 }
 
@@ -60,6 +63,7 @@ mod tests {
             }
             assert_eq!(seed(&config, SeedUse::FromStart, g), 3000 + n);
             assert_eq!(seed(&config, SeedUse::Accuracy, g), 5);
+            assert_eq!(seed(&config, SeedUse::Errors, g), 4000 + n);
         }
         // Generation 3: the gate, the second anchor and the start.
         assert_eq!(seed(&config, SeedUse::Gate, 3), 1003);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use alq_play::MatchReport;
-use alq_report::pipeline::{AnchorElo, PipelineRow, PipelineSummary, StartResult};
+use alq_report::pipeline::{AnchorElo, ErrorsResult, PipelineRow, PipelineSummary, StartResult};
 use alq_stats::SprtDecision;
 
 use crate::config::PipelineConfig;
@@ -100,6 +100,17 @@ pub struct GenerationSummary {
     /// The generation's training positions valued by `[label]`, when it runs.
     #[serde(default)]
     pub labels: Option<alq_oracle::label::LabelReport>,
+    /// The best player's errors against perfect play, when `[errors]` runs.
+    #[serde(default)]
+    pub errors: Option<ErrorsResult>,
+}
+
+/// What a generation measured of its best player after self-play.
+pub(crate) struct Measured {
+    pub(crate) start: Option<StartResult>,
+    pub(crate) accuracy: Option<alq_selfplay::AccuracyReport>,
+    pub(crate) labels: Option<alq_oracle::label::LabelReport>,
+    pub(crate) errors: Option<ErrorsResult>,
 }
 
 /// What a generation after 0 measured of its candidate: the network, its
@@ -117,10 +128,9 @@ impl GenerationSummary {
         generation: usize,
         candidate: Option<CandidateRow>,
         selfplay: SelfplayRow,
-        start: Option<StartResult>,
-        accuracy: Option<alq_selfplay::AccuracyReport>,
-        labels: Option<alq_oracle::label::LabelReport>,
+        measured: Measured,
     ) -> GenerationSummary {
+        let Measured { start, accuracy, labels, errors } = measured;
         let gate = candidate.as_ref().map(|c| &c.gate);
         let gen0 = candidate.as_ref().and_then(|c| c.anchors.iter().rfind(|a| a.anchor == "hce"));
         GenerationSummary {
@@ -140,6 +150,7 @@ impl GenerationSummary {
             start,
             accuracy,
             labels,
+            errors,
         }
     }
 
@@ -158,6 +169,7 @@ impl GenerationSummary {
             start: self.start.as_ref(),
             accuracy: self.accuracy.as_ref().map(|a| (a.pieces, a.all.text())),
             labelled: self.labels.map(|r| (r.exact, r.positions)),
+            errors: self.errors.as_ref(),
         }
     }
 }

@@ -147,6 +147,84 @@ fn rescored_games_are_what_candidates_train_on() {
     assert!(stages(&broken, &out_dir("broken-rescore"), false).unwrap_err().contains("rescore.fraction"));
 }
 
+/// With `[errors]` the best player's games from the start and from the
+/// book are graded against perfect play each generation: every move the
+/// player chose is graded (the book's are not), the summary shows the
+/// errors a game, and a resumed run grades nothing again.
+#[test]
+fn errors_against_perfect_play_are_measured_each_generation() {
+    let tb = out_dir("errors-tables");
+    let options = alq_tablebase::BuildOptions {
+        pieces: 4,
+        shard: None,
+        rules: alq_engine::RuleSet::BrainKing,
+        kind: alq_tablebase::Kind::Wdl,
+    };
+    alq_tablebase::build(&tb, &options, &mut |_| {}).unwrap();
+    let out = out_dir("errors");
+    let mut config = tiny();
+    config.generations = 0;
+    config.start.games = 0;
+    config.errors = alq_pipeline::ErrorsStage {
+        games: 4,
+        nodes: 100,
+        max_plies: 120,
+        tablebase: tb.display().to_string(),
+        grade_nodes: 2000,
+        grade_hash: 16,
+        ..Default::default()
+    };
+    let seen = stages(&config, &out, false).unwrap();
+    use Stage::*;
+    assert_eq!(seen, [(0, Selfplay), (0, ErrorGames), (0, ErrorGames), (0, Grading), (0, Grading), (0, Report)]);
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    let errors = &summary[0]["errors"];
+    assert_eq!(errors["player"], "hce@nodes=100", "{errors}");
+    for (name, book) in [("start", false), ("book", true)] {
+        let row = &errors[name];
+        let file = out.join(format!("gen-000/errors-{name}/games.csv"));
+        let (games, bad) = alq_records::read_all(std::slice::from_ref(&file), false).unwrap();
+        assert!(bad.is_empty());
+        assert_eq!(row["games"].as_u64(), Some(games.len() as u64), "{row}");
+        assert_eq!(games.len(), 4);
+        // Every ply but the book's is the player's (the near-best choices
+        // from the start included), and graded.
+        let booked = |g: &alq_records::ReplayedGame| -> u32 {
+            g.record.opening_parts().unwrap().iter().filter(|p| !p.is_search()).map(|p| p.plies()).sum()
+        };
+        let chosen: u64 = games.iter().map(|g| u64::from(g.record.plies - booked(g))).sum();
+        assert_eq!(row["moves"].as_u64(), Some(chosen), "{name}: {row}");
+        let lines: Vec<u32> = games.iter().map(booked).collect();
+        assert_eq!(lines, if book { [10; 4] } else { [0; 4] }, "{name}: the book's lines are 10 plies");
+        let (found, at_least) =
+            (row["errors_per_game"].as_f64().unwrap(), row["errors_at_least_per_game"].as_f64().unwrap());
+        assert!(found >= 0.0 && at_least >= found, "{row}");
+    }
+    let md = std::fs::read_to_string(out.join("summary.md")).unwrap();
+    let line = md.lines().find(|l| l.starts_with("| 0 ")).unwrap();
+    assert!(
+        line.ends_with(&format!(
+            "| {:.2} / {:.2}; {:.2} / {:.2} |",
+            errors["start"]["errors_per_game"].as_f64().unwrap(),
+            errors["start"]["errors_at_least_per_game"].as_f64().unwrap(),
+            errors["book"]["errors_per_game"].as_f64().unwrap(),
+            errors["book"]["errors_at_least_per_game"].as_f64().unwrap()
+        )),
+        "{line}"
+    );
+    // Resumed: the measurement is read back, nothing played or graded.
+    let again = stages(&config, &out, true).unwrap();
+    assert!(!again.iter().any(|(_, s)| matches!(s, ErrorGames | Grading)), "{again:?}");
+
+    let mut broken = config.clone();
+    broken.errors.tablebase = String::new();
+    assert!(stages(&broken, &out_dir("broken-errors"), false).unwrap_err().contains("errors.tablebase"));
+    broken.errors.tablebase = tb.display().to_string();
+    broken.errors.grade_nodes = 0;
+    assert!(stages(&broken, &out_dir("broken-errors"), false).unwrap_err().contains("errors.grade_nodes"));
+}
+
 /// With `[label]` each generation's training positions are valued by the
 /// oracle after its self-play; the store holds what the searches settled,
 /// the summary the share, and the next candidate trains with the store.
@@ -405,7 +483,14 @@ fn shipped_pipeline_configs_are_valid() {
         let text = std::fs::read_to_string(dir.join(name)).unwrap();
         toml::from_str(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
     };
-    for name in ["quick.toml", "quick-labels.toml", "full.toml", "unbalanced.toml", "pipeline-classic.toml"] {
+    for name in [
+        "quick.toml",
+        "quick-labels.toml",
+        "full.toml",
+        "unbalanced.toml",
+        "pipeline-classic.toml",
+        "perfect-taught.toml",
+    ] {
         let config = load(name);
         config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
         config.gate.check_openings("gate", config.rules).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -431,6 +516,10 @@ fn shipped_pipeline_configs_are_valid() {
         ..labels
     };
     assert_eq!(plain, quick);
+    // perfect-taught.toml: the detached heads, graded every generation.
+    let taught = load("perfect-taught.toml");
+    assert!(taught.train.exact_head && taught.train.policy_head && !taught.train.heads_shape_trunk);
+    assert!(taught.errors.games > 0 && taught.errors.tablebase == taught.train.tablebase);
     // classic-unbalanced.toml: classic rules, gated and evaluated on the
     // classic unbalanced book (a file, named from the repository root), with
     // enough of its openings for every pair.

@@ -33,6 +33,41 @@ pub struct StartResult {
     pub white_score_ci95: [f64; 2],
 }
 
+/// A player's errors against perfect play over one set of its games (the
+/// pipeline's `[errors]` stage, as `alq accuracy` grades them).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorRow {
+    pub games: u64,
+    /// The players' moves graded, and those the grading could not judge.
+    pub moves: u64,
+    pub unknown: u64,
+    /// Value-losing moves found, per game, with a 95 % interval.
+    pub errors_per_game: f64,
+    pub errors_per_game_ci95: [f64; 2],
+    /// Errors found and implied, per game (a firmer lower bound).
+    pub errors_at_least_per_game: f64,
+    pub errors_at_least_per_game_ci95: [f64; 2],
+}
+
+impl ErrorRow {
+    /// `0.15 / 0.48`: errors found / at least, a game.
+    pub fn text(&self) -> String {
+        format!("{:.2} / {:.2}", self.errors_per_game, self.errors_at_least_per_game)
+    }
+}
+
+/// A generation's best player graded against perfect play: its games from
+/// the standard start and from a book, each move judged at a fixed grading
+/// budget.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ErrorsResult {
+    pub player: String,
+    /// How the games were played and graded, in words.
+    pub conditions: String,
+    pub start: Option<ErrorRow>,
+    pub book: Option<ErrorRow>,
+}
+
 /// How a match stage was played, in words: its limits (`2000 nodes`,
 /// `50 ms a move`, `tc 10+0.1`) and its openings (`the shipped balanced
 /// book`).
@@ -63,6 +98,8 @@ pub struct PipelineRow<'a> {
     /// The training positions the `[label]` stage valued exactly, and all
     /// it asked about.
     pub labelled: Option<(u64, u64)>,
+    /// Errors against perfect play (`[errors]`, when the run measures them).
+    pub errors: Option<&'a ErrorsResult>,
 }
 
 /// The summary of a pipeline run so far.
@@ -98,7 +135,10 @@ impl PipelineSummary<'_> {
              tables of `[accuracy]` (when the run names them).\n\n\
              Exact labels: the generation's training positions the oracle valued exactly (`[label]`, when the run \
              labels), of all its distinct ones (with at most `max_pieces` pieces when set).\n\n\
-             | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) | exact labels |\n|---|---|---|---|---|---|---|---|---|---|\n",
+             Errors a game: the best player's value-losing moves against perfect play a game, found / at least \
+             (found plus those the values imply), from the standard start and from the book of `[errors]` \
+             (when the run measures them; `gen-NNN/errors.json` has the intervals).\n\n\
+             | generation | self-play player | games | gate Elo / nElo vs best (95 %) | promoted | Elo / nElo vs anchors (95 %) | White / draw / Black (unfinished) | White's score (95 %) | endgame accuracy (95 %) | exact labels | errors a game: start; book |\n|---|---|---|---|---|---|---|---|---|---|---|\n",
             gate_limits = self.gate.limits,
             gate_book = self.gate.openings,
             eval_limits = self.evaluation.limits,
@@ -161,6 +201,8 @@ impl PipelineRow<'_> {
         let labelled = self.labelled.map_or("–".to_string(), |(exact, all)| {
             format!("{exact} of {all} ({:.1} %)", 100.0 * exact as f64 / all.max(1) as f64)
         });
+        let row = |r: &Option<ErrorRow>| r.as_ref().map_or("–".to_string(), ErrorRow::text);
+        let errors = self.errors.map_or("–".to_string(), |e| format!("{}; {}", row(&e.start), row(&e.book)));
         let gate = if self.gate_elo.is_some() {
             format!(
                 "{} / {}",
@@ -187,7 +229,7 @@ impl PipelineRow<'_> {
                 .join("; ")
         };
         format!(
-            "| {} | {} | {} | {gate} | {} | {anchors} | {wdb} | {score} | {accuracy} | {labelled} |\n",
+            "| {} | {} | {} | {gate} | {} | {anchors} | {wdb} | {score} | {accuracy} | {labelled} | {errors} |\n",
             self.generation,
             self.selfplay_player,
             self.games,

@@ -2,7 +2,9 @@
 //! gate and the evaluation were played, each row renders every column, and
 //! `elo.svg` is drawn once a candidate has met an anchor.
 
-use alq_report::pipeline::{AnchorElo, MatchConditions, PipelineRow, PipelineSummary, StartResult};
+use alq_report::pipeline::{
+    AnchorElo, ErrorRow, ErrorsResult, MatchConditions, PipelineRow, PipelineSummary, StartResult,
+};
 
 fn conditions(limits: &str, openings: &str) -> MatchConditions {
     MatchConditions { limits: limits.to_string(), openings: openings.to_string() }
@@ -22,6 +24,7 @@ fn row<'a>(generation: usize, anchors: &'a [AnchorElo], start: Option<&'a StartR
         start,
         accuracy: None,
         labelled: None,
+        errors: None,
     }
 }
 
@@ -54,6 +57,21 @@ fn rows_render_every_column() {
     first.gate_nelo = Some(50.0);
     first.accuracy = Some((8, "0.912 [0.880, 0.936]".to_string()));
     first.labelled = Some((1234, 5000));
+    let errors = ErrorsResult {
+        player: "nn@nodes=1000".to_string(),
+        conditions: "200 games at 1000 nodes".to_string(),
+        start: Some(ErrorRow {
+            games: 200,
+            moves: 9000,
+            unknown: 40,
+            errors_per_game: 0.154,
+            errors_per_game_ci95: [0.1, 0.2],
+            errors_at_least_per_game: 0.476,
+            errors_at_least_per_game_ci95: [0.36, 0.59],
+        }),
+        book: None,
+    };
+    first.errors = Some(&errors);
     let summary = PipelineSummary {
         gate: conditions("100 nodes", "the shipped balanced book"),
         evaluation: conditions("tc 0.5+0.02", "every position 2 plies deep"),
@@ -69,9 +87,9 @@ fn rows_render_every_column() {
     assert_eq!(
         lines,
         [
-            "| 0 | hce@nodes=100 | 40 | – | – | – | – | – | – | – |",
+            "| 0 | hce@nodes=100 | 40 | – | – | – | – | – | – | – | – |",
             "| 1 | hce@nodes=100 | 40 | +35 [+5, +65] / – | yes | hce: +151 [+120, +181] / +240 [+200, +280]; nn: -12 [-30, +6] / – \
-             | 2 / 1 / 0 (1) | 0.833 [0.400, 0.970] | 8 pieces: 0.912 [0.880, 0.936] | 1234 of 5000 (24.7 %) |",
+             | 2 / 1 / 0 (1) | 0.833 [0.400, 0.970] | 8 pieces: 0.912 [0.880, 0.936] | 1234 of 5000 (24.7 %) | 0.15 / 0.48; – |",
         ]
     );
     let series = summary.elo_series();
