@@ -108,6 +108,11 @@ fn the_reader_refuses_heads_it_cannot_use() {
         (2, ";heads=policy;confidence=0.9", 209 + 250, "come together"),
         (2, ";heads=exact;confidence=0.3", 209 + 15, "from 0.5 to 1"),
         (2, ";heads=exact;confidence=high", 209 + 15, "not a number"),
+        // Not as written: the heads out of file order, a confidence twice or
+        // written otherwise.
+        (2, ";heads=policy,exact;confidence=0.9", 209 + 265, "not in the written form"),
+        (2, ";heads=exact;confidence=0.9;confidence=0.8", 209 + 15, "not in the written form"),
+        (2, ";heads=exact;confidence=0.900", 209 + 15, "not in the written form"),
     ] {
         let err = Network::from_bytes(&file(version, &format!("{trunk}{tail}"), weights)).unwrap_err();
         assert!(matches!(err, NetworkError::Architecture { .. }), "{tail}: {err}");

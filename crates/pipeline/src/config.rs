@@ -231,7 +231,8 @@ impl Default for AccuracyStage {
 /// each of its first lines, the book's moves not graded), at `nodes` a
 /// move; then every move is graded as `alq accuracy --tb tablebase --nodes
 /// grade_nodes` does (the tables, the shipped proofs, then a search of
-/// `grade_nodes` expanded positions a position, in `grade_hash` MiB). The
+/// `grade_nodes` expanded positions a position, in `grade_hash` MiB), on
+/// every core, each run of 25 games by its own oracle. The
 /// summary shows the errors a game, found and at least. Off while `games`
 /// is 0.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -38,10 +38,7 @@ pub(crate) fn measure_errors(
     if done.exists() {
         return read_json(&done).map(Some);
     }
-    let failed = |e: &dyn std::fmt::Display| PipelineError::Errors(e.to_string());
-    let tables = alq_tablebase::Tablebase::shared(Path::new(stage.tablebase.trim()))
-        .map_err(|e| failed(&format!("tablebase {}: {e}", stage.tablebase.trim())))?;
-    tables.expect_rules(config.rules).map_err(|e| failed(&format!("tablebase {}: {e}", stage.tablebase.trim())))?;
+    let tables = grading_tables(config)?;
 
     let from_start = OpeningConfig::near_best(stage.near_best_plies, stage.near_best_cp);
     let from_book = OpeningConfig { book: stage.book.trim().to_string(), ..OpeningConfig::near_best(0, 0) };
@@ -108,10 +105,26 @@ pub(crate) fn measure_errors(
     Ok(Some(result))
 }
 
-/// Grades `records` on every core: each worker has its own oracle (the
-/// tables, the shipped proofs, the handcrafted evaluator guiding its
-/// searches) and grades a contiguous share of the games; the report adds
-/// them in the records' order.
+/// The grading tables of `[errors]`, for the run's rules.
+pub(crate) fn grading_tables(
+    config: &PipelineConfig,
+) -> Result<std::sync::Arc<alq_tablebase::Tablebase>, PipelineError> {
+    let dir = config.errors.tablebase.trim();
+    let failed = |e: &dyn std::fmt::Display| PipelineError::Errors(format!("tablebase {dir}: {e}"));
+    let tables = alq_tablebase::Tablebase::shared(Path::new(dir)).map_err(|e| failed(&e))?;
+    tables.expect_rules(config.rules).map_err(|e| failed(&e))?;
+    Ok(tables)
+}
+
+/// Games a grading oracle grades in a row: fixed, so that what an oracle
+/// has settled before a game (and so which moves stay unknown) does not
+/// depend on the number of cores.
+const GAMES_AN_ORACLE: usize = 25;
+
+/// Grades `records` on every core: each run of [`GAMES_AN_ORACLE`] games
+/// gets its own oracle (the tables, the shipped proofs, the handcrafted
+/// evaluator guiding its searches); the report adds the games in the
+/// records' order.
 fn grade(
     config: &PipelineConfig,
     tables: &alq_tablebase::Tablebase,
@@ -120,11 +133,9 @@ fn grade(
     on_event: &(impl Fn(PipelineEvent) + Sync),
 ) -> Result<GradeReport, PipelineError> {
     let failed = |e: &dyn std::fmt::Display| PipelineError::Errors(e.to_string());
-    let workers = rayon::current_num_threads().max(1);
-    let share = records.len().div_ceil(workers).max(1);
     let done = std::sync::atomic::AtomicU64::new(0);
     let graded: Vec<Vec<GradedGame>> = records
-        .par_chunks(share)
+        .par_chunks(GAMES_AN_ORACLE)
         .map(|chunk| {
             let oracle = Oracle::new(config.rules, Some(tables), Box::new(Hce::new(HceWeights::default())), budget);
             oracle.read_shipped().map_err(|e| failed(&e))?;

@@ -21,6 +21,15 @@ pub(crate) fn check_before_any_game(config: &PipelineConfig, out: &Path) -> Resu
             config.evaluation.check_openings("evaluation", config.rules)?;
         }
     }
+    // `[errors]`: its tables and book, read now rather than after the first
+    // self-play.
+    if config.errors.games > 0 {
+        crate::errors::grading_tables(config)?;
+        if !config.errors.book.trim().is_empty() {
+            let book = crate::config::MatchStage { book: config.errors.book.clone(), ..Default::default() };
+            book.opening_source(config.rules)?;
+        }
+    }
     // The first candidate's starting network is checked now, not after
     // generation 0's self-play (unless that candidate exists already).
     let first_candidate_due = config.generations > 0 && !gen_dir(out, 1).join("candidate.alqnet").exists();

@@ -223,6 +223,19 @@ fn errors_against_perfect_play_are_measured_each_generation() {
     broken.errors.tablebase = tb.display().to_string();
     broken.errors.grade_nodes = 0;
     assert!(stages(&broken, &out_dir("broken-errors"), false).unwrap_err().contains("errors.grade_nodes"));
+    // Missing tables and a bad book are refused before any game.
+    for (tables, book, says) in [
+        ("no-such-tables", "unbalanced", "[errors]: tablebase no-such-tables"),
+        (tb.to_str().unwrap(), "no-such-book.csv", "no-such-book.csv"),
+    ] {
+        let mut bad = config.clone();
+        bad.errors.tablebase = tables.to_string();
+        bad.errors.book = book.to_string();
+        let dir = out_dir("broken-errors");
+        let err = stages(&bad, &dir, false).unwrap_err();
+        assert!(err.contains(says), "{err}");
+        assert!(!dir.join("gen-000/games.csv").exists(), "refused after a game: {err}");
+    }
 }
 
 /// With `[label]` each generation's training positions are valued by the

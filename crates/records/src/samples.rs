@@ -64,6 +64,12 @@ impl Samples {
     pub fn of_game(&mut self, game: &ReplayedGame) -> Vec<Sample> {
         let winner = game.winner();
         let opening = game.record.opening_plies as usize;
+        // Opening plies the players' search chose (near-best sampling); a
+        // random, softmax-sampled or book move is no target for a policy.
+        let mut searched = Vec::with_capacity(opening);
+        for part in game.record.opening_parts().unwrap_or_default() {
+            searched.extend(std::iter::repeat_n(part.is_search(), part.plies() as usize));
+        }
         let mut out = Vec::new();
         for (ply, position) in game.game.positions().iter().enumerate() {
             if self.options.skip_opening && ply < opening {
@@ -85,7 +91,9 @@ impl Samples {
                 position: *position,
                 result,
                 score,
-                played: score.and(game.game.moves().get(ply).copied()),
+                played: score
+                    .and(game.game.moves().get(ply).copied())
+                    .filter(|_| ply >= opening || searched.get(ply).copied().unwrap_or(false)),
                 ply: ply as u32,
                 game_id: game.record.id,
             });

@@ -152,6 +152,28 @@ fn samples_follow_options() {
         set.len()
     });
     assert!(dedup.of_game(&replayed).is_empty(), "the same game again yields no new positions");
+
+    // The move played is a policy target only where the players' search
+    // chose it: not on sampled or random opening plies, even with a score.
+    use alq_records::OpeningPart;
+    let scored = |parts: &[OpeningPart]| {
+        let record = GameRecord::from_game(5, 1, "a", "b", &game, 3, &scores).with_opening(parts);
+        let samples = Samples::new(SampleOptions::default()).of_game(&record.replay().unwrap());
+        samples.iter().map(|s| s.played.is_some()).collect::<Vec<_>>()
+    };
+    let searched: Vec<bool> =
+        (0..all.len()).map(|ply| scores.get(ply).is_some_and(|s| s.is_some()) && ply < game.plies()).collect();
+    assert_eq!(scored(&[OpeningPart::NearBest { plies: 3, cp: 20 }]), searched);
+    for parts in [
+        vec![OpeningPart::Softmax { plies: 3, temperature: 50.0 }],
+        vec![OpeningPart::Random(1), OpeningPart::Softmax { plies: 2, temperature: 50.0 }],
+        vec![OpeningPart::Book(3)],
+    ] {
+        let played = scored(&parts);
+        assert_eq!(played[..3], [false; 3], "{parts:?}");
+        assert_eq!(played[3..], searched[3..], "{parts:?}");
+    }
+    assert!(searched[..3].iter().any(|&s| s), "the test's opening plies have scores");
 }
 
 #[test]

@@ -104,10 +104,14 @@ impl ValueNet {
             x = relu(x.clone()) - relu(x.sub_scalar(1.0));
         }
         let shared = if shape_trunk { x.clone() } else { x.clone().detach() };
+        // The value output first: burn draws lazily initialised weights at
+        // their first use, so a seeded run from scratch draws the value
+        // layer's as it would without heads.
+        let value = self.layers[last].forward(x);
         HeadOutputs {
             exact: self.exact.as_ref().map(|l| l.forward(shared.clone())),
             policy: self.policy.as_ref().map(|l| l.forward(shared)),
-            value: self.layers[last].forward(x),
+            value,
         }
     }
 

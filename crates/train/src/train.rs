@@ -354,8 +354,8 @@ pub fn train(
         };
         st.history.push(metrics.clone());
         st.epochs_done = epoch;
-        if validation_loss < st.best_validation_loss {
-            st.best_validation_loss = validation_loss;
+        if checked.watched < st.best_validation_loss {
+            st.best_validation_loss = checked.watched;
             st.best_epoch = epoch;
             st.epochs_without_improvement = 0;
             let mut net = model.valid().export();
@@ -449,8 +449,13 @@ pub fn training_device() -> Device {
 
 /// What a validation pass measures.
 struct Checked {
-    /// The mean total loss (what early stopping watches).
+    /// The mean total loss.
     loss: f64,
+    /// What early stopping and the kept epoch go by: the total loss, or with
+    /// detached heads (`heads_shape_trunk = false`) the value head's alone,
+    /// so that the value network kept is the one training without heads
+    /// would keep.
+    watched: f64,
     exact_loss: f64,
     policy_loss: f64,
     policy_uniform_loss: f64,
@@ -463,7 +468,7 @@ struct Checked {
 fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &Labels) -> Result<Checked, TrainError> {
     let plain = model.valid();
     let device = training_device();
-    let (mut sum, mut n) = (0.0f64, 0u64);
+    let (mut sum, mut n, mut value_sum) = (0.0f64, 0u64, 0.0f64);
     let (mut exact_sum, mut exact_n, mut policy_sum, mut policy_n) = (0.0f64, 0u64, 0.0f64, 0u64);
     let mut uniform_sum = 0.0f64;
     let mut calls = Vec::new();
@@ -486,13 +491,16 @@ fn validate(model: &ValueNet, files: &[PathBuf], config: &TrainConfig, labels: &
             policy_sum += l.clone().into_scalar::<f32>() as f64 * targets as f64;
             policy_n += targets;
         }
+        value_sum += losses.value.clone().into_scalar::<f32>() as f64 * batch.len() as f64;
         let loss: f32 = losses.total(config).into_scalar();
         sum += loss as f64 * batch.len() as f64;
         n += batch.len() as u64;
         Ok(())
     })?;
+    let detached = !config.heads_shape_trunk && (config.exact_head || config.policy_head);
     Ok(Checked {
         loss: sum / n.max(1) as f64,
+        watched: if detached { value_sum } else { sum } / n.max(1) as f64,
         exact_loss: exact_sum / exact_n.max(1) as f64,
         policy_loss: policy_sum / policy_n.max(1) as f64,
         policy_uniform_loss: uniform_sum / policy_n.max(1) as f64,

@@ -132,7 +132,17 @@ impl Network {
         if r.at != bytes.len() {
             return Err(NetworkError::Trailing(bytes.len() - r.at));
         }
-        Ok(Network { layers, rules: parsed.rules, heads })
+        let net = Network { layers, rules: parsed.rules, heads };
+        // A format 2 description must be the one this network writes (heads
+        // in file order, one confidence written as written): another order
+        // would read the heads' weights into the wrong layers.
+        if has_heads && net.description() != description {
+            return Err(NetworkError::Architecture {
+                problem: format!("not in the written form {:?}", net.description()),
+                description,
+            });
+        }
+        Ok(net)
     }
 
     /// The format version its bytes are written in: 1 for a value network

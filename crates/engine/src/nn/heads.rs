@@ -107,6 +107,9 @@ impl Heads {
     /// assert_eq!(heads.rank([2.0, 0.0, 0.0]), 0);
     /// // A confident draw ranks with the unsure.
     /// assert_eq!(heads.rank([0.0, 9.0, 0.0]), 0);
+    /// // Confidence 1: no threshold was measured right; nothing is trusted.
+    /// let unsure = Heads { confidence: 1.0, ..Heads::default() };
+    /// assert_eq!(unsure.rank([40.0, 0.0, 0.0]), 0);
     /// ```
     pub fn rank(&self, logits: [f32; EXACT_OUTPUTS]) -> i32 {
         let [w, d, l] = logits;
@@ -114,6 +117,12 @@ impl Heads {
         // them at most one half, below any confidence (at least 0.5): no
         // exponentials needed, and most leaves are such.
         if d >= w && d >= l {
+            return 0;
+        }
+        // Confidence 1 is what the trainer writes when no threshold was
+        // right often enough: nothing is trusted (in f32 a far-leading
+        // logit's share rounds to 1 and would pass).
+        if self.confidence >= 1.0 {
             return 0;
         }
         let m = logits.iter().fold(f32::NEG_INFINITY, |a, &b| a.max(b));
