@@ -503,6 +503,7 @@ fn shipped_pipeline_configs_are_valid() {
         "unbalanced.toml",
         "pipeline-classic.toml",
         "perfect-taught.toml",
+        "errors-10k.toml",
     ] {
         let config = load(name);
         config.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
