@@ -211,17 +211,6 @@ impl ValueCache {
     }
 }
 
-/// Plies (1 = the first move) the players chose: all but those of the
-/// record's book and random opening parts.
-fn players_choice(record: &GameRecord) -> Result<Vec<bool>, GameError> {
-    let mut chosen = Vec::with_capacity(record.plies as usize);
-    for part in record.opening_parts()? {
-        chosen.extend(std::iter::repeat_n(part.is_search(), part.plies() as usize));
-    }
-    chosen.resize(record.plies as usize, true);
-    Ok(chosen)
-}
-
 /// Grades one game: asks the oracle (within `budget` per position) for the
 /// value of every position of the game and judges each of the players'
 /// moves by the values before and after it.
@@ -256,7 +245,7 @@ pub fn grade_game_by(
 ) -> Result<GradedGame, GradeError> {
     let game_error = |source| GradeError::Game { id: record.id, source };
     let replayed = record.replay().map_err(game_error)?;
-    let chosen = players_choice(record).map_err(game_error)?;
+    let chosen = record.players_plies().map_err(game_error)?;
     let positions = replayed.game.positions();
     let mut mover_values = Vec::with_capacity(positions.len());
     // Each position with the plies without progress counted there.

@@ -358,6 +358,18 @@ impl GameRecord {
         Ok(parts.into_iter().filter(|p| p.plies() > 0).collect())
     }
 
+    /// For each ply of the game, whether the players' search chose its move:
+    /// every ply after the opening, and the opening's near-best choices;
+    /// not its book, random or sampled moves.
+    pub fn players_plies(&self) -> Result<Vec<bool>, GameError> {
+        let mut chosen = Vec::with_capacity(self.plies as usize);
+        for part in self.opening_parts()? {
+            chosen.extend(std::iter::repeat_n(part.is_search(), part.plies() as usize));
+        }
+        chosen.resize(self.plies as usize, true);
+        Ok(chosen)
+    }
+
     /// Whether every move of the game was chosen by the players themselves
     /// from the standard start, near-best sampling by search included: the
     /// games that can speak of White's first-move advantage at the players'

@@ -64,12 +64,8 @@ impl Samples {
     pub fn of_game(&mut self, game: &ReplayedGame) -> Vec<Sample> {
         let winner = game.winner();
         let opening = game.record.opening_plies as usize;
-        // Opening plies the players' search chose (near-best sampling); a
-        // random, softmax-sampled or book move is no target for a policy.
-        let mut searched = Vec::with_capacity(opening);
-        for part in game.record.opening_parts().unwrap_or_default() {
-            searched.extend(std::iter::repeat_n(part.is_search(), part.plies() as usize));
-        }
+        // A random, softmax-sampled or book move is no target for a policy.
+        let chosen = game.record.players_plies().unwrap_or_default();
         let mut out = Vec::new();
         for (ply, position) in game.game.positions().iter().enumerate() {
             if self.options.skip_opening && ply < opening {
@@ -93,7 +89,7 @@ impl Samples {
                 score,
                 played: score
                     .and(game.game.moves().get(ply).copied())
-                    .filter(|_| ply >= opening || searched.get(ply).copied().unwrap_or(false)),
+                    .filter(|_| chosen.get(ply).copied().unwrap_or(ply >= opening)),
                 ply: ply as u32,
                 game_id: game.record.id,
             });
