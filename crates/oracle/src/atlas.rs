@@ -67,8 +67,16 @@ impl Shard {
     }
 }
 
-/// How many consecutive positions a worker takes at a time.
+/// How many consecutive positions a worker takes at a time, at most.
 const RUN: usize = 16;
+
+/// The run a worker takes: [`RUN`] positions, fewer when the ply has few
+/// to search, so that each worker gets at least four runs and a retry of a
+/// small residue (25 positions of minutes each, say) keeps every worker
+/// busy to the end instead of leaving one with 16 and the other with 9.
+fn run_length(todo: usize, workers: usize) -> usize {
+    (todo / (4 * workers.max(1))).clamp(1, RUN)
+}
 
 /// What happened at one ply of an atlas run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -150,6 +158,7 @@ pub fn settle(
         on_progress(&progress);
         let state = Mutex::new(progress);
         let next = AtomicUsize::new(0);
+        let run_len = run_length(todo.len(), oracles.len());
         let result: Result<(), OracleError> = std::thread::scope(|scope| {
             let workers: Vec<_> = oracles
                 .iter()
@@ -160,8 +169,8 @@ pub fn settle(
                         // that siblings a search settles on the way are
                         // answered by the same worker's store.
                         loop {
-                            let first = next.fetch_add(RUN, Ordering::Relaxed);
-                            let Some(run) = todo.get(first..(first + RUN).min(todo.len())) else { return Ok(()) };
+                            let first = next.fetch_add(run_len, Ordering::Relaxed);
+                            let Some(run) = todo.get(first..(first + run_len).min(todo.len())) else { return Ok(()) };
                             for pos in run {
                                 // The oracle writes its store itself when a search
                                 // settled something and its last write is old enough.
@@ -358,6 +367,18 @@ mod tests {
         // The independent generator's counts (issue 42): 1, 4, 5, 6, 12, 27, 96.
         let t = tree(RuleSet::BrainKing, Position::start(), 6);
         assert_eq!(t.iter().map(Vec::len).collect::<Vec<_>>(), [1, 4, 5, 6, 12, 27, 96]);
+    }
+
+    #[test]
+    fn runs_shrink_when_few_positions_are_left() {
+        // A whole ply: runs of 16 siblings.
+        assert_eq!(run_length(24_332, 2), RUN);
+        assert_eq!(run_length(128, 2), RUN);
+        // The residue of a retry: both workers get a share.
+        assert_eq!(run_length(25, 2), 3);
+        assert_eq!(run_length(3, 2), 1);
+        assert_eq!(run_length(0, 2), 1);
+        assert_eq!(run_length(25, 0), 6);
     }
 
     #[test]
