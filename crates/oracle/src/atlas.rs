@@ -70,12 +70,19 @@ impl Shard {
 /// How many consecutive positions a worker takes at a time, at most.
 const RUN: usize = 16;
 
-/// The run a worker takes: [`RUN`] positions, fewer when the ply has few
-/// to search, so that each worker gets at least four runs and a retry of a
-/// small residue (25 positions of minutes each, say) keeps every worker
-/// busy to the end instead of leaving one with 16 and the other with 9.
+/// The run a worker takes: [`RUN`] positions, unless there are too few
+/// for every worker to get a run of them. Then runs of half an even
+/// share, so that a retry of a small residue (25 positions of minutes
+/// each, say) keeps every worker busy to the end instead of leaving one
+/// with 16 and the other with 9. Whole plies keep their runs of siblings,
+/// whose searches settle one another on the way.
 fn run_length(todo: usize, workers: usize) -> usize {
-    (todo / (4 * workers.max(1))).clamp(1, RUN)
+    let workers = workers.max(1);
+    if todo >= RUN * workers {
+        RUN
+    } else {
+        todo.div_ceil(2 * workers).max(1)
+    }
 }
 
 /// What happened at one ply of an atlas run.
@@ -371,14 +378,16 @@ mod tests {
 
     #[test]
     fn runs_shrink_when_few_positions_are_left() {
-        // A whole ply: runs of 16 siblings.
+        // A whole ply, or enough for every worker: runs of 16 siblings.
         assert_eq!(run_length(24_332, 2), RUN);
-        assert_eq!(run_length(128, 2), RUN);
+        assert_eq!(run_length(32, 2), RUN);
+        assert_eq!(run_length(25, 1), RUN);
         // The residue of a retry: both workers get a share.
-        assert_eq!(run_length(25, 2), 3);
+        assert_eq!(run_length(25, 2), 7);
+        assert_eq!(run_length(31, 2), 8);
         assert_eq!(run_length(3, 2), 1);
         assert_eq!(run_length(0, 2), 1);
-        assert_eq!(run_length(25, 0), 6);
+        assert_eq!(run_length(10, 0), 5);
     }
 
     #[test]
