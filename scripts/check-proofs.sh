@@ -41,6 +41,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+need_bins() { # BIN_DIR: both checkers' binaries are there
+    for b in "$1/alq" "$1/alq-check"; do
+        [ -x "$b" ] || { echo "missing $b: cargo build --release -p alq -p alq-check" >&2; exit 2; }
+    done
+}
+
+tables() { # K RULES BIN_DIR: prints the ≤ K tables' folder, built when missing
+    local tb=target/proof-tables/tb$1w
+    [ "$2" = brainking ] || tb=$tb-$2
+    if [ ! -f "$tb/.complete" ]; then
+        "$3/alq" tb build --pieces "$1" --kind wdl --rules "$2" --out "$tb" >/dev/null || exit 2
+        touch "$tb/.complete"
+    fi
+    echo "$tb"
+}
+
 if [ "${1:-}" = all ]; then
     bin=${2:-target/release}
     CHECK_PROOFS_DIR="data/proofs/small data/proofs data/proofs/atlas" "$0" 12 "$bin"
@@ -50,12 +66,8 @@ fi
 
 if [ "${1:-}" = atlas ]; then
     bin=${2:-target/release}
-    [ -x "$bin/alq" ] || { echo "missing $bin/alq: cargo build --release -p alq -p alq-check" >&2; exit 2; }
-    tb=target/proof-tables/tb10w
-    if [ ! -f "$tb/.complete" ]; then
-        "$bin/alq" tb build --pieces 10 --kind wdl --out "$tb" >/dev/null
-        touch "$tb/.complete"
-    fi
+    need_bins "$bin"
+    tb=$(tables 10 brainking "$bin")
     out=target/atlas-d10
     mkdir -p "$out"
     for c in data/proofs/atlas/atlas-*.cert.gz; do
@@ -66,7 +78,7 @@ if [ "${1:-}" = atlas ]; then
             # takes only those (the proven ones are in the parts).
             "$bin/alq" solve --deepen "$c" --tb "$tb" --out "$deep" --nodes "$nodes" --hash 2000 --quiet || true
         done
-        [ -f "$deep" ] || { echo "$c: leaves resist 40 M positions over $tb (parts in $deep.parts)" >&2; exit 2; }
+        [ -f "$deep" ] || { echo "$c: not deepened over $tb: the leaves listed above resist 40 M positions or do not hold (parts in $deep.parts)" >&2; exit 2; }
         echo "$deep: deepened onto ≤ 10 from $c"
     done
     CHECK_PROOFS_DIR=$out "$0" 10 "$bin"
@@ -84,9 +96,7 @@ k=${1:-7}
 bin=${2:-target/release}
 alq=$bin/alq
 check2=$bin/alq-check
-for b in "$alq" "$check2"; do
-    [ -x "$b" ] || { echo "missing $b: cargo build --release -p alq -p alq-check" >&2; exit 2; }
-done
+need_bins "$bin"
 
 header() { # FILE FIELD: a header field of a plain or gzip certificate
     if [[ $1 == *.gz ]]; then gzip -dc "$1"; else cat "$1"; fi | sed -n 2,6p | awk -v f="$2" '$1 == f { print $2 }'
@@ -109,12 +119,7 @@ if [ ${#certs[@]} -eq 0 ]; then
     exit 2
 fi
 
-tb=target/proof-tables/tb${k}w
-[ "$rules" = brainking ] || tb=$tb-$rules
-if [ ! -f "$tb/.complete" ]; then
-    "$alq" tb build --pieces "$k" --kind wdl --rules "$rules" --out "$tb" >/dev/null
-    touch "$tb/.complete"
-fi
+tb=$(tables "$k" "$rules" "$bin")
 
 # What a file's name says: the line from the start (`start`: none) and the goal.
 named_line() { local n; n=$(basename "$1"); n=${n%.gz}; n=${n%.cert}; n=${n%-*-*}; [ "$n" = start ] || echo "$n"; }
