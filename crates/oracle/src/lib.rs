@@ -66,7 +66,7 @@ pub use shipped::{
     atlas_certificates, shipped_atlas, shipped_certificates, shipped_proven, shipped_store, ATLAS_CERTIFICATES,
     ATLAS_CERTIFIED_DEPTH, ATLAS_STORE, SHIPPED_STORE, SHIPPED_TEXT,
 };
-pub use value::{Source, Value};
+pub use value::{trap_share, Source, Value};
 
 /// Why the oracle could not answer. File errors name the file.
 #[derive(Debug, Error)]

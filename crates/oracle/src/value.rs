@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use alq_engine::{Move, Position, RuleSet};
 use alq_tablebase::Wdl;
 
 /// The value of a position for its side to move, as far as it is known.
@@ -127,6 +128,38 @@ impl Value {
             Value::Unknown => "unknown",
         }
     }
+}
+
+/// The ultra-strong measure of a move (the perfect player's choice among
+/// moves that keep the value, and the policy's training target): after
+/// `mv`, which keeps `kept` for the mover of `pos`, the share of the
+/// opponent's replies known to hand the mover more than `kept` (a win
+/// when `kept` is a draw or a win, at least a draw when it is a loss).
+/// `known` gives the value, for the mover again, of the position after a
+/// reply where it is known without a search; unknown replies count as
+/// holding. A move that leaves no reply scores 1.
+pub fn trap_share(
+    pos: &Position,
+    mv: Move,
+    kept: Value,
+    rules: RuleSet,
+    known: impl Fn(&Position) -> Option<Value>,
+) -> f64 {
+    let child = pos.play(mv);
+    let replies = child.legal_moves_in(rules);
+    if replies.is_empty() {
+        return 1.0;
+    }
+    let errs = replies
+        .iter()
+        .filter(|&&r| match (kept, known(&child.play(r))) {
+            (Value::Loss, Some(Value::Win | Value::Draw | Value::AtLeastDraw)) => true,
+            (Value::Loss, _) => false,
+            (_, Some(v)) => v == Value::Win,
+            (_, None) => false,
+        })
+        .count();
+    errs as f64 / replies.len() as f64
 }
 
 impl From<Wdl> for Value {

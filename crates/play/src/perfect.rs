@@ -397,24 +397,9 @@ impl Perfect {
     /// Known means without a search (the end, the tables, the stores), so
     /// the rule costs a probe per reply; unknown replies count as holding.
     pub(crate) fn trap_share(&self, pos: &Position, mv: Move, kept: Value) -> f64 {
-        let child = pos.play(mv);
-        let replies = child.legal_moves_in(self.oracle.rules());
-        if replies.is_empty() {
-            return 1.0;
-        }
-        let errs = replies
-            .iter()
-            .filter(|&&r| {
-                let value = self.oracle.known(&child.play(r)).ok().flatten().map(|(v, _)| v);
-                match (kept, value) {
-                    (Value::Loss, Some(Value::Win | Value::Draw | Value::AtLeastDraw)) => true,
-                    (Value::Loss, _) => false,
-                    (_, Some(v)) => v == Value::Win,
-                    (_, None) => false,
-                }
-            })
-            .count();
-        errs as f64 / replies.len() as f64
+        alq_oracle::trap_share(pos, mv, kept, self.oracle.rules(), |after| {
+            self.oracle.known(after).ok().flatten().map(|(v, _)| v)
+        })
     }
 
     /// Chooses a move (see the module documentation); `searcher` serves the

@@ -96,6 +96,13 @@ pub struct TrainConfig {
     pub policy_head: bool,
     /// The policy head's loss weight in the total loss.
     pub policy_weight: f32,
+    /// The part of a settled position's policy target that goes to the
+    /// perfect player's ultra-strong choice among the value-keeping moves
+    /// (the keepers after which the largest share of the opponent's replies
+    /// is known, by the tables or `stores`, to lose value; ties share it);
+    /// the rest is shared equally by every keeper. 0 (the default) trains
+    /// on the keepers alone, 1 on the ultra-strong choice alone.
+    pub policy_ultra: f32,
     /// Whether the extra heads' losses train the shared hidden layers too
     /// (the default); false fits the heads on the value network's features
     /// as they are, so the value head learns exactly what it would without
@@ -132,6 +139,7 @@ impl Default for TrainConfig {
             confidence_precision: 0.99,
             policy_head: false,
             policy_weight: 1.0,
+            policy_ultra: 0.0,
             heads_shape_trunk: true,
         }
     }
@@ -180,6 +188,9 @@ impl TrainConfig {
         }
         if !(self.exact_head_weight >= 0.0 && self.exact_head_weight <= 100.0) {
             return Err(alq_records::ConfigError::new("exact_head_weight", "between 0 and 100"));
+        }
+        if !(0.0..=1.0).contains(&self.policy_ultra) {
+            return Err(alq_records::ConfigError::new("policy_ultra", "between 0 and 1"));
         }
         if !(self.policy_weight >= 0.0 && self.policy_weight <= 100.0) {
             return Err(alq_records::ConfigError::new("policy_weight", "between 0 and 100"));

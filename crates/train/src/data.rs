@@ -45,13 +45,18 @@ pub struct Batch<'a> {
 pub type PolicyTarget = Vec<(u8, u8, f32)>;
 
 /// The policy target of `pos` (before mirroring): the moves that keep its
-/// exact value, shared equally, where `labels` settle every move; else the
-/// searched move `played`; else none. Each move as (origin, end, share).
+/// exact value where `labels` settle every move, each with an equal part
+/// of `1 - ultra`, and `ultra` shared by the perfect player's ultra-strong
+/// choices among them (the keepers after which the largest share of the
+/// opponent's replies is known to lose value, [`alq_oracle::trap_share`]);
+/// else the searched move `played`; else none. Each move as (origin, end,
+/// share).
 pub fn policy_target(
     pos: &Position,
     played: Option<Move>,
     labels: &Labels,
     rules: RuleSet,
+    ultra: f32,
 ) -> Vec<(Point, Point, f32)> {
     let moves = pos.legal_moves_in(rules);
     if moves.len() < 2 {
@@ -64,12 +69,43 @@ pub fn policy_target(
             let best = values.iter().copied().fold(f32::INFINITY, f32::min);
             let keep: Vec<bool> = values.iter().map(|&v| v == best).collect();
             let n = keep.iter().filter(|&&k| k).count() as f32;
-            keep.iter().map(|&k| if k { 1.0 / n } else { 0.0 }).collect()
+            let traps: Vec<f64> = if ultra > 0.0 {
+                let kept = value_of(1.0 - best);
+                let known = |after: &Position| labels.exact(after).map(value_of);
+                moves
+                    .iter()
+                    .zip(&keep)
+                    .map(|(&mv, &k)| if k { alq_oracle::trap_share(pos, mv, kept, rules, known) } else { -1.0 })
+                    .collect()
+            } else {
+                keep.iter().map(|&k| if k { 0.0 } else { -1.0 }).collect()
+            };
+            let top = traps.iter().copied().fold(f64::MIN, f64::max);
+            let ties = traps.iter().filter(|&&t| t == top).count() as f32;
+            keep.iter()
+                .zip(&traps)
+                .map(|(&k, &t)| match (k, t == top) {
+                    (false, _) => 0.0,
+                    (true, false) => (1.0 - ultra) / n,
+                    (true, true) => (1.0 - ultra) / n + ultra / ties,
+                })
+                .collect()
         }
         (None, Some(p)) if moves.contains(&p) => moves.iter().map(|&mv| if mv == p { 1.0 } else { 0.0 }).collect(),
         (None, _) => return Vec::new(),
     };
     moves.iter().zip(shares).map(|(mv, share)| (mv.from(), mv.to(), share)).collect()
+}
+
+/// An exact target (win 1, draw 0.5, loss 0) as the oracle's value.
+fn value_of(target: f32) -> alq_oracle::Value {
+    if target > 0.75 {
+        alq_oracle::Value::Win
+    } else if target < 0.25 {
+        alq_oracle::Value::Loss
+    } else {
+        alq_oracle::Value::Draw
+    }
 }
 
 /// A policy target in the policy head's indexes for the side to move `me`,
@@ -219,7 +255,7 @@ pub fn for_each_batch<E: From<RecordError>>(
                 let raw = if wanted { labels.exact(&s.position) } else { None };
                 let exact = raw.filter(|&e| config.exact_weight > 0.0 && (config.exact_draws || e != 0.5));
                 let target = if config.policy_head {
-                    policy_target(&s.position, s.played, labels, config.rules)
+                    policy_target(&s.position, s.played, labels, config.rules, config.policy_ultra)
                 } else {
                     Vec::new()
                 };

@@ -487,7 +487,7 @@ fn the_exact_and_policy_heads_train_export_and_agree_with_the_engine() {
             alq_train::exact_target(Some(&tables), p) == Some(1.0) && k.iter().any(|&x| !x)
         })
         .expect("a won position with a losing move");
-    let target = alq_train::policy_target(&pos, None, &labels, rules);
+    let target = alq_train::policy_target(&pos, None, &labels, rules, 0.0);
     let moves = pos.legal_moves();
     assert_eq!(target.len(), moves.len());
     let keepers = keeps(&pos);
@@ -497,12 +497,68 @@ fn the_exact_and_policy_heads_train_export_and_agree_with_the_engine() {
     }
     let start = Position::start();
     let played = start.legal_moves()[2];
-    let target = alq_train::policy_target(&start, Some(played), &labels, rules);
+    let target = alq_train::policy_target(&start, Some(played), &labels, rules, 0.5);
     assert_eq!(
         target.iter().filter(|t| t.2 == 1.0).map(|t| (t.0, t.1)).collect::<Vec<_>>(),
         [(played.from(), played.to())]
     );
-    assert!(alq_train::policy_target(&start, None, &labels, rules).is_empty());
+    assert!(alq_train::policy_target(&start, None, &labels, rules, 0.0).is_empty());
+
+    // Ultra-strong targets: among the keepers, the ones after which the
+    // most replies are known to lose get `ultra` on top of their equal
+    // part. The first random 5-piece position with keepers that set
+    // different shares of traps, counted here by brute force.
+    let traps = |pos: &Position, mv: alq_engine::Move, kept: f32| -> f64 {
+        let child = pos.play(mv);
+        let replies = child.legal_moves();
+        if replies.is_empty() {
+            return 1.0;
+        }
+        let errs = replies
+            .iter()
+            .filter(|&&r| {
+                let after = alq_train::exact_target(Some(&tables), &child.play(r)).unwrap();
+                if kept == 0.0 {
+                    after > 0.0
+                } else {
+                    after == 1.0
+                }
+            })
+            .count();
+        errs as f64 / replies.len() as f64
+    };
+    let (pos, shares) = (0..5000)
+        .find_map(|_| {
+            let mut points: Vec<u8> = (0..25).collect();
+            points.shuffle(&mut rng);
+            let bb = |ps: &[u8]| {
+                ps.iter().fold(alq_engine::Bitboard::EMPTY, |b, &p| b.with(alq_engine::Point::new(p).unwrap()))
+            };
+            let pos = Position::from_parts(bb(&points[..3]), bb(&points[3..5]), alq_engine::Side::White);
+            let kept = alq_train::exact_target(Some(&tables), &pos)?;
+            let shares: Vec<Option<f64>> =
+                pos.legal_moves().iter().zip(keeps(&pos)).map(|(&mv, k)| k.then(|| traps(&pos, mv, kept))).collect();
+            let kept_shares: Vec<f64> = shares.iter().flatten().copied().collect();
+            let varied = kept_shares.iter().any(|&t| t != kept_shares[0]);
+            varied.then_some((pos, shares))
+        })
+        .expect("a position whose keepers set different shares of traps");
+    let top = shares.iter().flatten().copied().fold(f64::MIN, f64::max);
+    let n = shares.iter().flatten().count() as f32;
+    let ties = shares.iter().flatten().filter(|&&t| t == top).count() as f32;
+    for ultra in [1.0, 0.25] {
+        let target = alq_train::policy_target(&pos, None, &labels, rules, ultra);
+        for (&(_, _, share), trap) in target.iter().zip(&shares) {
+            let expected = match trap {
+                None => 0.0,
+                Some(t) if *t == top => (1.0 - ultra) / n + ultra / ties,
+                Some(_) => (1.0 - ultra) / n,
+            };
+            assert!((share - expected).abs() < 1e-6, "{pos} ultra {ultra}: {share} against {expected} ({shares:?})");
+        }
+        let total: f32 = target.iter().map(|t| t.2).sum();
+        assert!((total - 1.0).abs() < 1e-5, "{total}");
+    }
 
     // A run with both heads: the exact head on the tables' values, the value
     // head kept practical.
