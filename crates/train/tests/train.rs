@@ -191,6 +191,20 @@ fn bad_configs_and_data_are_refused() {
             TrainConfig { tablebase: String::new(), stores: Vec::new(), exact_weight: 1.0, exact_draws: true, ..c };
         assert_eq!(plain, base);
     }
+    // The ultra-strong experiment's config is the recipe's training with the
+    // ≤ 12 tables and the perfect player's choices as the policy's target.
+    let ultra: TrainConfig = toml::from_str(include_str!("../../../configs/two-heads/train-ultra.toml")).unwrap();
+    ultra.validate().unwrap();
+    let recipe: toml::Value = toml::from_str(include_str!("../../../configs/perfect-taught.toml")).unwrap();
+    let recipe: TrainConfig = recipe["train"].clone().try_into().unwrap();
+    let plain = TrainConfig {
+        tablebase: "data/tb10w".into(),
+        policy_ultra: 0.0,
+        init: recipe.init.clone(),
+        seed: recipe.seed,
+        ..ultra
+    };
+    assert_eq!(plain, recipe);
 }
 
 #[test]
