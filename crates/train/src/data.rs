@@ -69,7 +69,8 @@ pub fn policy_target(
             let best = values.iter().copied().fold(f32::INFINITY, f32::min);
             let keep: Vec<bool> = values.iter().map(|&v| v == best).collect();
             let n = keep.iter().filter(|&&k| k).count() as f32;
-            let traps: Vec<f64> = if ultra > 0.0 {
+            // A single keeper takes the whole target: no traps to count.
+            let traps: Vec<f64> = if ultra > 0.0 && n > 1.0 {
                 let kept = value_of(1.0 - best);
                 let known = |after: &Position| labels.exact(after).map(value_of);
                 moves
@@ -99,13 +100,8 @@ pub fn policy_target(
 
 /// An exact target (win 1, draw 0.5, loss 0) as the oracle's value.
 fn value_of(target: f32) -> alq_oracle::Value {
-    if target > 0.75 {
-        alq_oracle::Value::Win
-    } else if target < 0.25 {
-        alq_oracle::Value::Loss
-    } else {
-        alq_oracle::Value::Draw
-    }
+    use alq_oracle::Value;
+    [Value::Win, Value::Draw, Value::Loss][class(target)]
 }
 
 /// A policy target in the policy head's indexes for the side to move `me`,
