@@ -83,9 +83,10 @@ pub struct AtlasArgs {
     #[arg(long)]
     retry: bool,
     /// A log of the searches that left positions open, with their budgets
-    /// (a line each, appended as the run goes): positions it holds with at
-    /// least this run's budget are not searched again, with --retry or
-    /// without. A long --retry pass can so be stopped and resumed, on
+    /// and --hash (a line each, appended as the run goes): positions it
+    /// holds with at least this run's budget and --hash are not searched
+    /// again, with --retry or without (a search also stops when its graph
+    /// fills --hash, so more memory is a larger budget). A long --retry pass can so be stopped and resumed, on
     /// another machine too (the log is small: commit it beside the
     /// --save-tree store).
     #[arg(long, value_name = "FILE")]

@@ -4,8 +4,12 @@
 //! and is stopped and resumed; without the log every resumption would
 //! search again, from the first, every position the last one failed on).
 //!
-//! The file is text, one line a search: the position's key in hex and its
-//! budget (`ms:20000` or `nodes:100000`). It is appended to, a line at a
+//! The file is text, one line a search: the position's key in hex, its
+//! budget (`ms:20000` or `nodes:100000`) and the memory its graph was
+//! allowed (`mib:3000`; a search stops when its graph fills it, whatever
+//! time is left, so a larger `--hash` is a larger budget too). A line
+//! without `mib:` (written before the memory was logged) covers a search
+//! of any memory. It is appended to, a line at a
 //! time, as the searches end: a kill loses at most the line being written,
 //! and a last line without its newline (cut by the kill) is ignored when
 //! read back. It is a few tens of KB for the atlas, small enough to commit
@@ -72,16 +76,55 @@ impl std::fmt::Display for Spent {
 pub enum TriedError {
     #[error("{}: {source}", path.display())]
     Io { path: PathBuf, source: std::io::Error },
-    #[error("{}, line {line}: {text:?} is not `KEY BUDGET` (a hex key, then ms:N or nodes:N)", path.display())]
+    #[error("{}, line {line}: {text:?} is not `KEY BUDGET [mib:M]` (a hex key, then ms:N or nodes:N, then the memory in MiB)", path.display())]
     Line { path: PathBuf, line: usize, text: String },
+}
+
+/// One search left open: its budget and its graph's memory in MiB (`None`:
+/// not logged, taken to cover any memory).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tried {
+    spent: Spent,
+    mib: Option<u64>,
+}
+
+impl Tried {
+    fn of(budget: &Budget) -> Option<Tried> {
+        let mib = u64::try_from(budget.memory_bytes >> 20).unwrap_or(u64::MAX);
+        Some(Tried { spent: Spent::of(budget)?, mib: Some(mib) })
+    }
+
+    /// Whether this search was given at least what `other` would be.
+    fn covers(self, other: Tried) -> bool {
+        self.spent.covers(other.spent) && self.mib.is_none_or(|m| other.mib.is_some_and(|o| m >= o))
+    }
+
+    fn parse(text: &str) -> Option<Tried> {
+        let mut fields = text.split_whitespace();
+        let spent = Spent::parse(fields.next()?)?;
+        let mib = match fields.next() {
+            None => None,
+            Some(f) => Some(f.strip_prefix("mib:")?.parse().ok()?),
+        };
+        fields.next().is_none().then_some(Tried { spent, mib })
+    }
+}
+
+impl std::fmt::Display for Tried {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.mib {
+            Some(mib) => write!(f, "{} mib:{mib}", self.spent),
+            None => write!(f, "{}", self.spent),
+        }
+    }
 }
 
 /// The log: what it held when opened, and the file it appends to.
 pub struct TriedLog {
     path: PathBuf,
-    /// Per position, the budgets it was searched with and left open (the
-    /// largest of each kind).
-    seen: Mutex<HashMap<u64, Vec<Spent>>>,
+    /// Per position, the searches it was left open by (none covering
+    /// another).
+    seen: Mutex<HashMap<u64, Vec<Tried>>>,
     file: Mutex<Option<File>>,
 }
 
@@ -95,7 +138,7 @@ impl TriedLog {
     /// (other than a last line cut short).
     pub fn open(path: &Path) -> Result<TriedLog, TriedError> {
         let io = |source| TriedError::Io { path: path.to_path_buf(), source };
-        let mut seen: HashMap<u64, Vec<Spent>> = HashMap::new();
+        let mut seen: HashMap<u64, Vec<Tried>> = HashMap::new();
         let text = match std::fs::read_to_string(path) {
             Ok(text) => text,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -106,9 +149,9 @@ impl TriedLog {
         for (i, line) in lines.iter().enumerate() {
             let record = line
                 .split_once(' ')
-                .and_then(|(key, spent)| Some((u64::from_str_radix(key, 16).ok()?, Spent::parse(spent.trim())?)));
+                .and_then(|(key, tried)| Some((u64::from_str_radix(key, 16).ok()?, Tried::parse(tried)?)));
             match record {
-                Some((key, spent)) => add(&mut seen, key, spent),
+                Some((key, tried)) => add(&mut seen, key, tried),
                 // Written when a kill cut the last write short.
                 None if i + 1 == lines.len() && !complete => {}
                 None => return Err(TriedError::Line { path: path.to_path_buf(), line: i + 1, text: line.to_string() }),
@@ -117,9 +160,10 @@ impl TriedLog {
         Ok(TriedLog { path: path.to_path_buf(), seen: Mutex::new(seen), file: Mutex::new(None) })
     }
 
-    /// Whether `key` was searched with at least `budget` and left open.
+    /// Whether `key` was searched with at least `budget` (its time or
+    /// nodes, and its memory) and left open.
     pub fn covers(&self, key: u64, budget: &Budget) -> bool {
-        let Some(want) = Spent::of(budget) else { return false };
+        let Some(want) = Tried::of(budget) else { return false };
         let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
         seen.get(&key).is_some_and(|tried| tried.iter().any(|s| s.covers(want)))
     }
@@ -133,13 +177,14 @@ impl TriedLog {
         self.len() == 0
     }
 
-    /// Appends that `key` was searched with `budget` and left open.
+    /// Appends that `key` was searched with `budget` (and its memory) and
+    /// left open.
     ///
     /// # Errors
     ///
     /// The file cannot be opened or written.
     pub fn record(&self, key: u64, budget: &Budget) -> Result<(), TriedError> {
-        let Some(spent) = Spent::of(budget) else { return Ok(()) };
+        let Some(tried) = Tried::of(budget) else { return Ok(()) };
         let io = |source| TriedError::Io { path: self.path.clone(), source };
         let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
         if file.is_none() {
@@ -153,19 +198,18 @@ impl TriedLog {
             *file = Some(f);
         }
         let f = file.as_mut().expect("opened above");
-        f.write_all(format!("{key:016x} {spent}\n").as_bytes()).map_err(io)?;
+        f.write_all(format!("{key:016x} {tried}\n").as_bytes()).map_err(io)?;
         f.flush().map_err(io)?;
-        add(&mut self.seen.lock().unwrap_or_else(|e| e.into_inner()), key, spent);
+        add(&mut self.seen.lock().unwrap_or_else(|e| e.into_inner()), key, tried);
         Ok(())
     }
 }
 
-fn add(seen: &mut HashMap<u64, Vec<Spent>>, key: u64, spent: Spent) {
+fn add(seen: &mut HashMap<u64, Vec<Tried>>, key: u64, new: Tried) {
     let tried = seen.entry(key).or_default();
-    match tried.iter_mut().find(|s| std::mem::discriminant(*s) == std::mem::discriminant(&spent)) {
-        Some(s) if s.covers(spent) => {}
-        Some(s) => *s = spent,
-        None => tried.push(spent),
+    if !tried.iter().any(|t| t.covers(new)) {
+        tried.retain(|t| !new.covers(*t));
+        tried.push(new);
     }
 }
 
@@ -209,10 +253,45 @@ mod tests {
         // The next record drops the cut line and starts a line of its own.
         log.record(11, &Budget::nodes(3)).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text, "000000000000000a ms:4000\n000000000000000b nodes:3\n");
+        assert_eq!(text, "000000000000000a ms:4000\n000000000000000b nodes:3 mib:256\n");
         assert_eq!(TriedLog::open(&path).unwrap().len(), 2);
         std::fs::write(&path, "000000000000000a ms:4000\nzz ms:1\n000000000000000b ms:1\n").unwrap();
         let err = TriedLog::open(&path).err().expect("a bad line");
         assert!(err.to_string().contains("line 2"), "{err}");
+        for bad in ["ms:1 mib:x", "ms:1 hash:3", "ms:1 mib:3 more"] {
+            std::fs::write(&path, format!("000000000000000a {bad}\n000000000000000b ms:1\n")).unwrap();
+            let err = TriedLog::open(&path).err().unwrap_or_else(|| panic!("{bad} read"));
+            assert!(err.to_string().contains("line 1"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_search_with_more_memory_is_not_covered() {
+        let path = temp("memory");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        // Position 1 logged before the memory was (any memory covered);
+        // position 2 at 3,000 MiB.
+        std::fs::write(&path, "0000000000000001 ms:600000\n0000000000000002 ms:600000 mib:3000\n").unwrap();
+        let log = TriedLog::open(&path).unwrap();
+        let at = |ms, mib| Budget::limits(None, Some(ms), mib);
+        assert!(log.covers(1, &at(600_000, 100_000)));
+        assert!(log.covers(2, &at(600_000, 3000)) && log.covers(2, &at(1000, 100)));
+        assert!(!log.covers(2, &at(600_000, 3001)), "more memory is a larger budget");
+        assert!(!log.covers(2, &at(600_001, 3000)));
+        // A longer search with less memory covers neither way: both kept.
+        log.record(2, &at(2_400_000, 1000)).unwrap();
+        assert!(log.covers(2, &at(2_400_000, 1000)) && log.covers(2, &at(600_000, 3000)));
+        assert!(!log.covers(2, &at(2_400_000, 3000)));
+        // One that covers both replaces them.
+        log.record(2, &at(2_400_000, 4000)).unwrap();
+        for log in [&log, &TriedLog::open(&path).unwrap()] {
+            assert_eq!(log.seen.lock().unwrap()[&2], [Tried { spent: Spent::Millis(2_400_000), mib: Some(4000) }]);
+            assert!(!log.covers(2, &at(2_400_000, 4001)));
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.ends_with("0000000000000002 ms:2400000 mib:1000\n0000000000000002 ms:2400000 mib:4000\n"),
+            "{text}"
+        );
     }
 }
