@@ -86,9 +86,9 @@ pub struct AtlasArgs {
     /// and --hash (a line each, appended as the run goes): positions it
     /// holds with at least this run's budget and --hash are not searched
     /// again, with --retry or without (a search also stops when its graph
-    /// fills --hash, so more memory is a larger budget). A long --retry pass can so be stopped and resumed, on
-    /// another machine too (the log is small: commit it beside the
-    /// --save-tree store).
+    /// fills --hash, so more memory is a larger budget). A long --retry
+    /// pass can so be stopped and resumed, on another machine too (the log
+    /// is small: commit it beside the --save-tree store).
     #[arg(long, value_name = "FILE")]
     tried: Option<PathBuf>,
     /// Take the I-th (0-based) of N contiguous blocks of each ply, a job of a
