@@ -9,11 +9,11 @@
 //! allowed (`mib:3000`; a search stops when its graph fills it, whatever
 //! time is left, so a larger `--hash` is a larger budget too). A line
 //! without `mib:` (written before the memory was logged) covers a search
-//! of any memory. It is appended to, a line at a
-//! time, as the searches end: a kill loses at most the line being written,
-//! and a last line without its newline (cut by the kill) is ignored when
-//! read back. It is a few tens of KB for the atlas, small enough to commit
-//! beside the tree store and carry to another machine.
+//! of any memory. It is appended to, a line at a time, as the searches
+//! end: a kill loses at most the line being written, and a last line
+//! without its newline (cut by the kill) is ignored when read back. It is
+//! a few tens of KB for the atlas, small enough to commit beside the tree
+//! store and carry to another machine.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};

@@ -136,9 +136,10 @@ impl Value {
 /// opponent's replies known to hand the mover more than `kept`: a win
 /// when `kept` is a draw, at least a draw when it is a loss (when `kept`
 /// is a win, the replies known to leave it, so every known one: moves that
-/// keep a win tie unless some replies are unknown). `known` gives the value, for the mover again, of the position after a
-/// reply where it is known without a search; unknown replies count as
-/// holding. A move that leaves no reply scores 1.
+/// keep a win tie unless some replies are unknown). `known` gives the
+/// value, for the mover again, of the position after a reply where it is
+/// known without a search; unknown replies count as holding. A move that
+/// leaves no reply scores 1.
 pub fn trap_share(
     pos: &Position,
     mv: Move,
